@@ -1,0 +1,160 @@
+"""The `hexforge` command: check, schema, build, charts.
+
+Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree).
+No Python traceback reaches the user for bad input.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from validator.checks import all_checks, run_checks
+from validator.diagnostics import Diagnostic, ordered, render_json, render_text, summarise
+from validator.loader import NotAGameTree, load_game
+
+
+def _fail(msg: str) -> None:
+    click.echo(f"hexforge: error: {msg}", err=True)
+    sys.exit(2)
+
+
+def check_tree(path, as_printed: bool = False):
+    """(game or None, ordered diagnostics) for one tree: load, schema, errata, cross-checks."""
+    game, diags = load_game(path, apply_errata=not as_printed)
+    if game is not None:
+        diags = diags + run_checks(game)
+    return game, ordered(diags)
+
+
+def _counts(game) -> tuple[int, int, int]:
+    if game is None:
+        return 0, 0, 0
+    return len(game.files), len(game.units), game.grid.count()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option("0.1.0", prog_name="hexforge")
+def main() -> None:
+    """hexforge: check and compile hex-and-counter wargames from YAML source trees."""
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--as-printed", is_flag=True, help="Check the data as the rulebook printed it, without errata.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="Only errors and warnings (text output).")
+def check(path: Path, as_printed: bool, fmt: str, quiet: bool) -> None:
+    """Check one game's source tree (e.g. source/ardennes2)."""
+    try:
+        game, diags = check_tree(path, as_printed)
+    except NotAGameTree as e:
+        _fail(str(e))
+    files, units, hexes = _counts(game)
+    if game is None:
+        files = len({d.loc.file for d in diags if d.loc.file})
+    summary = summarise(diags, files, units, hexes)
+    if fmt == "json":
+        click.echo(render_json(diags, summary), nl=False)
+    else:
+        shown = [d for d in diags if d.severity != "info"] if quiet else diags
+        click.echo(render_text(shown, summary, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR")),
+                   nl=False)
+    sys.exit(1 if summary.errors else 0)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+def schema(directory: Path) -> None:
+    """Write the JSON Schemas of every source file kind into DIRECTORY."""
+    from validator.schemas import dump_all
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in dump_all().items():
+            tmp = directory / f".{name}.tmp"
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, directory / name)
+    except OSError as e:
+        _fail(f"cannot write schemas to {directory}: {e.strerror}")
+    click.echo(f"wrote {len(dump_all())} schemas to {directory}")
+
+
+@main.command(name="checks")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def list_checks(fmt: str) -> None:
+    """List every check: code, name, default severity."""
+    checks = all_checks()
+    if fmt == "json":
+        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "help": c.help}
+                               for c in checks.values()], indent=1))
+        return
+    for c in checks.values():
+        click.echo(f"{c.code}  {c.severity:<7}  {c.name:<32} {c.help}")
+
+
+def _checked_game(path: Path):
+    """Load and check a tree for compiling; a tree with errors is not built."""
+    try:
+        game, diags = check_tree(path)
+    except NotAGameTree as e:
+        _fail(str(e))
+    errors = [d for d in diags if d.severity == "error"]
+    if errors or game is None:
+        click.echo(render_text(errors, summarise(diags, *_counts(game))), err=True, nl=False)
+        click.echo(f"hexforge: {path} has errors; nothing built (run `hexforge check {path}`)", err=True)
+        sys.exit(1)
+    return game
+
+
+def _progress():
+    if not sys.stderr.isatty():
+        return None
+
+    def show(what: str, done: int, total: int) -> None:
+        click.echo(f"\r{what}: {done}/{total}\033[K", err=True, nl=done >= total)
+    return show
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
+              help="Output directory (default build/<game>).")
+def build(path: Path, out: Path | None) -> None:
+    """Compile a checked source tree into a VASSAL module (.vmod)."""
+    game = _checked_game(path)
+    from compiler.vassal.build import build_module
+    out_dir = out or Path("build") / game.id
+    t0 = time.perf_counter()
+    try:
+        result = build_module(game, out_dir, progress=_progress())
+    except OSError as e:
+        _fail(f"cannot write {out_dir}: {e.strerror}")
+    click.echo(f"built {result} in {time.perf_counter() - t0:.2f}s")
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
+              help="Output directory (default build/<game>/charts).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+def charts(path: Path, out: Path | None, paper: str) -> None:
+    """Render printable counter sheets and player aids (PDF + PNG previews)."""
+    game = _checked_game(path)
+    from compiler.charts.build import build_charts
+    out_dir = out or Path("build") / game.id / "charts"
+    t0 = time.perf_counter()
+    try:
+        files = build_charts(game, out_dir, paper=paper, progress=_progress())
+    except OSError as e:
+        _fail(f"cannot write {out_dir}: {e.strerror}")
+    for f in files:
+        click.echo(f"wrote {f}")
+    click.echo(f"{len(files)} file(s) in {time.perf_counter() - t0:.2f}s")
+
+
+if __name__ == "__main__":
+    main()

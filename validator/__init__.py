@@ -1,0 +1,1 @@
+"""hexforge validator: source model, schemas, hex geometry and cross-checks (never imports compiler)."""

@@ -1,0 +1,149 @@
+"""The check registry: small named functions, one concern each, found from their code.
+
+A check is `@check("HF301", "unit-placed-twice", "error", "…")` on a function taking the
+`Context` and yielding `Finding`s. `run_checks` turns findings into Diagnostics with the check's
+code, default severity and help. Codes are stable: never reuse a retired one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Optional
+
+from ..diagnostics import Diagnostic
+from ..model import Game, Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    loc: Loc
+    message: str
+    hexes: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+    help: Optional[str] = None
+    severity: Optional[str] = None      # overrides the check's default (e.g. a declared-incomplete table)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    code: str
+    name: str
+    severity: str
+    help: str
+    func: Callable[["Context"], Iterable[Finding]]
+
+
+REGISTRY: dict[str, Check] = {}
+
+
+def check(code: str, name: str, severity: str, help: str):
+    def register(func):
+        if code in REGISTRY:
+            raise RuntimeError(f"check code {code} registered twice")
+        REGISTRY[code] = Check(code, name, severity, help, func)
+        return func
+    return register
+
+
+class Context:
+    """The game plus look-ups several checks share, computed once."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.grid = game.grid
+        self._memo: dict = {}
+
+    def hex_refs(self) -> list[tuple[str, Loc, str, object]]:
+        """Every hex ID the tree names: (hex, where, what names it, scenario or None)."""
+        if "hex_refs" in self._memo:
+            return self._memo["hex_refs"]
+        g = self.game
+        out: list[tuple[str, Loc, str, object]] = []
+        for h in g.terrain.hexes:
+            out.append((h.hex, h.loc, "terrain", None))
+        for hs in g.terrain.hexsides:
+            out += [(x, hs.loc, f"{hs.feature} hexside", None) for x in hs.between]
+        for p in g.terrain.paths:
+            out += [(x, p.loc, f"{p.feature}", None) for x in p.hexes]
+        for pl in g.places.places:
+            out += [(x, pl.loc, f"place {pl.name}", None) for x in pl.hexes]
+        for v in g.places.victory:
+            if v.hex:
+                out.append((v.hex, v.loc, "victory hex", None))
+        for a in g.places.areas:
+            out += [(x, a.loc, f"area {a.id}", None) for x in a.hexes or ()]
+        for f in g.places.features:
+            out.append((f.hex, f.loc, f.kind, None))
+        for s in g.places.supply_sources:
+            if s.hex:
+                out.append((s.hex, s.loc, "supply source", None))
+        for o in g.orders_of_arrival:
+            for _, _, a in self.arrivals_of(o):
+                out += [(x, a.loc, "arrival", None) for x in a.entry.hex_refs()]
+        for sc in g.scenarios:
+            for grp in sc.setup:
+                out += [(x, grp.loc, "set-up", sc) for x in grp.location.hex_refs()]
+            for d in sc.deployments:
+                for k in ("hex",):
+                    if d.get(k):
+                        out.append((d[k], d["loc"], "deployment", sc))
+                for x in d.get("any_of") or ():
+                    out.append((x, d["loc"], "deployment", sc))
+            for o in sc.reinforcements:
+                for _, _, a in self.arrivals_of(o):
+                    out += [(x, a.loc, "arrival", sc) for x in a.entry.hex_refs()]
+            for x in (sc.victory or {}).get("hexes") or ():
+                out.append((x, sc.victory.get("loc", sc.loc), "victory hex", sc))
+        self._memo["hex_refs"] = out
+        return out
+
+    @staticmethod
+    def arrivals_of(ooa) -> Iterator:
+        """(order of arrival, turn block, arrival) for every arrival of one order of arrival."""
+        for b in ooa.turns:
+            for a in b.arrivals:
+                yield ooa, b, a
+
+    def setup_units(self, sc) -> list:
+        """(set-up group, placement) for every unit line of a scenario's set-up."""
+        return [(grp, p) for grp in sc.setup for p in grp.units]
+
+    def play_area(self, sc) -> Optional[set[str]]:
+        """The hexes in play in a scenario (None when every hex of its boards is)."""
+        key = ("area", sc.id)
+        if key not in self._memo:
+            from ..hexgrid import hexes_in_boxes
+            if sc.play_area is None:
+                area = None
+                if set(sc.boards) != {b.id for b in self.grid.boards}:
+                    area = {h for h in self.grid.hexes() if self.grid.board_of(h) in sc.boards}
+            else:
+                area = hexes_in_boxes(self.grid, sc.play_area)
+            self._memo[key] = area
+        return self._memo[key]
+
+    def unit_label(self, uid: str, printed: Optional[str] = None) -> str:
+        """A unit named as the rulebook names it."""
+        if printed:
+            return printed
+        u = self.game.unit(uid)
+        return u.name if u else uid
+
+
+def run_checks(game: Game, select: Optional[set[str]] = None) -> list[Diagnostic]:
+    from . import errata, hexes, stacking, tables, turns, units  # noqa: F401  (registration)
+
+    ctx = Context(game)
+    out: list[Diagnostic] = []
+    for code in sorted(REGISTRY):
+        if select and code not in select:
+            continue
+        c = REGISTRY[code]
+        for f in c.func(ctx):
+            out.append(Diagnostic(c.code, f.severity or c.severity, f.message, f.loc, f.help or c.help,
+                                  tuple(f.hexes), tuple(f.units)))
+    return out
+
+
+def all_checks() -> dict[str, Check]:
+    from . import errata, hexes, stacking, tables, turns, units  # noqa: F401
+    return dict(sorted(REGISTRY.items()))

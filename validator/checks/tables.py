@@ -1,0 +1,172 @@
+"""Checks on the combat-results and other tables, the terrain-effects chart and victory hexes."""
+from __future__ import annotations
+
+import re
+
+from . import Finding, check
+
+
+def _dice_range(dice: str | None):
+    m = re.fullmatch(r"(\d*)d(\d+)", (dice or "").strip())
+    if not m:
+        return None
+    n, s = int(m.group(1) or 1), int(m.group(2))
+    return n, n * s
+
+
+def _required_rolls(t):
+    if t.rolls:
+        return set(range(t.rolls[0], t.rolls[1] + 1))
+    r = _dice_range(t.dice)
+    return set(range(r[0], r[1] + 1)) if r else None
+
+
+def _incomplete(t):
+    return None if t.complete else "warning"
+
+
+@check("HF601", "table-rolls-missing", "error",
+       "add the missing die-roll rows, or mark the table `complete: false` if the print lacks them")
+def table_rolls_missing(ctx):
+    for t in ctx.game.tables:
+        need = _required_rolls(t)
+        if need is None:
+            continue
+        have = {r for row in t.rows for r in row.rolls}
+        missing = sorted(need - have)
+        if missing:
+            yield Finding(t.loc, f"table {t.name}: no row for roll(s) {', '.join(map(str, missing))}",
+                          severity=_incomplete(t))
+
+
+@check("HF602", "table-cells-missing", "error",
+       "every row has one cell per column; add the missing cells (or mark the table incomplete)")
+def table_cells_missing(ctx):
+    for t in ctx.game.tables:
+        n = len(t.columns)
+        for row in t.rows:
+            if len(row.results) < n:
+                yield Finding(row.loc, f"table {t.name}, roll {row.roll}: {len(row.results)} cells for {n} columns "
+                                       f"(missing under {', '.join(t.columns[len(row.results):])})",
+                              severity=_incomplete(t))
+            elif len(row.results) > n:
+                yield Finding(row.loc, f"table {t.name}, roll {row.roll}: {len(row.results)} cells for {n} columns")
+
+
+@check("HF603", "table-roll-unreadable", "error", "write the roll as printed: '4', '2 or 3', '1-3', '-1'")
+def table_roll_unreadable(ctx):
+    for t in ctx.game.tables:
+        for row in t.rows:
+            if not row.rolls and t.dice:
+                yield Finding(row.loc, f"table {t.name}: roll {row.roll!r} does not read as die roll(s)")
+
+
+@check("HF604", "table-roll-duplicated", "error", "each die roll has one row")
+def table_roll_duplicated(ctx):
+    for t in ctx.game.tables:
+        seen = {}
+        for row in t.rows:
+            for r in row.rolls:
+                if r in seen:
+                    yield Finding(row.loc, f"table {t.name}: roll {r} is in two rows ({seen[r]!r} and {row.roll!r})")
+                seen[r] = row.roll
+
+
+def _code_patterns(t):
+    pats = []
+    for k in t.key:
+        rx = re.escape(k.code).replace(r"\#", r"\d+").replace("#", r"\d+")
+        pats.append(rx)
+    pats.sort(key=len, reverse=True)
+    return re.compile("(?:" + "|".join(pats) + ")") if pats else None
+
+
+def _tokens_ok(cell: str, rx, seps) -> bool:
+    s = cell.strip()
+    if not s or s in ("-", "—", "–"):
+        return True
+    for sep in seps:
+        s = s.replace(sep, " ")
+    for part in s.split():
+        pos = 0
+        while pos < len(part):
+            m = rx.match(part, pos)
+            if not m or m.end() == pos:
+                return False
+            pos = m.end()
+    return True
+
+
+@check("HF605", "result-not-in-key", "error",
+       "every result code in a table must be explained by its key; fix the cell or add the code to `key`")
+def result_not_in_key(ctx):
+    for t in ctx.game.tables:
+        if t.kind != "combat" or not t.key:
+            continue
+        rx = _code_patterns(t)
+        for row in t.rows:
+            for col, cell in zip(t.columns, row.results):
+                if not _tokens_ok(cell, rx, t.separators):
+                    yield Finding(row.loc, f"table {t.name}, roll {row.roll}, column {col}: result {cell!r} "
+                                           "is not in the key")
+
+
+@check("HF606", "table-reconstruction-uncertain", "info",
+       "the printed table was damaged or staggered; compare these cells with a clean copy")
+def table_reconstruction_uncertain(ctx):
+    for t in ctx.game.tables:
+        for u in t.uncertain:
+            where = ", ".join(f"{k} {v}" for k, v in u.items() if k != "note")
+            yield Finding(t.loc, f"table {t.name}: reconstructed cell {where} is uncertain"
+                                 + (f": {u.get('note')}" if u.get("note") else ""))
+
+
+@check("HF607", "tec-incomplete", "warning", "the printed chart has rows the source lacks; add them when available")
+def tec_incomplete(ctx):
+    tec = ctx.game.tec
+    if tec is not None and (not tec.complete or tec.missing):
+        what = ", ".join(tec.missing) if tec.missing else "rows not listed"
+        yield Finding(tec.loc, f"terrain-effects chart is incomplete: missing {what}")
+
+
+@check("HF608", "terrain-not-in-tec", "error",
+       "every terrain used on the map needs a row in tec.yaml; add it or fix the terrain id")
+def terrain_not_in_tec(ctx):
+    g = ctx.game
+    if g.tec is None:
+        return
+    known = {t.id for t in g.tec.terrain}
+    missing = set(g.tec.missing)
+    if g.terrain.default and g.terrain.default not in known:
+        yield Finding(g.terrain.loc, f"default terrain {g.terrain.default!r} is not in the TEC")
+    for h in g.terrain.hexes:
+        for tid in h.terrain:
+            if tid not in known:
+                sev = "warning" if tid in missing else None
+                yield Finding(h.loc, f"hex {h.hex}: terrain {tid!r} is not in the TEC", hexes=(h.hex,), severity=sev)
+    for hs in g.terrain.hexsides:
+        if hs.feature not in known:
+            yield Finding(hs.loc, f"hexside feature {hs.feature!r} is not in the TEC", hexes=hs.between,
+                          severity="warning" if hs.feature in missing else None)
+    for p in g.terrain.paths:
+        if p.feature not in known:
+            yield Finding(p.loc, f"path feature {p.feature!r} is not in the TEC",
+                          severity="warning" if p.feature in missing else None)
+
+
+@check("HF609", "victory-hex-without-value", "warning", "give the victory hex its printed value")
+def victory_hex_without_value(ctx):
+    for v in ctx.game.places.victory:
+        if v.value is None:
+            yield Finding(v.loc, f"victory {'hex ' + v.hex if v.hex else 'place ' + str(v.place)} has no value",
+                          hexes=(v.hex,) if v.hex else ())
+        if v.hex is None and v.place is None:
+            yield Finding(v.loc, "victory entry names neither a hex nor a place")
+
+
+@check("HF610", "combat-table-unknown", "error", "rules.combat.table must name a table in tables.yaml")
+def combat_table_unknown(ctx):
+    g = ctx.game
+    t = g.rules.combat_table
+    if t and t not in {x.id for x in g.tables}:
+        yield Finding(g.rules.loc, f"the combat table {t!r} is not in tables.yaml")

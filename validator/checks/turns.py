@@ -1,0 +1,86 @@
+"""Checks on the turn track, scenario length and orders of arrival."""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import Finding, check
+
+
+def _all_ooas(g):
+    yield from g.orders_of_arrival
+    for sc in g.scenarios:
+        yield from sc.reinforcements
+
+
+@check("HF501", "unknown-turn", "error", "use a turn id exactly as the turn track prints it (game.yaml `turns`)")
+def unknown_turn(ctx):
+    g = ctx.game
+    for sc in g.scenarios:
+        for label, t in (("first", sc.first_turn), ("last", sc.last_turn)):
+            if t is not None and g.turn(t) is None:
+                yield Finding(sc.loc, f"scenario {sc.id}: {label} turn {t!r} is not on the turn track")
+    for o in _all_ooas(g):
+        for b in o.turns:
+            if g.turn(b.turn) is None:
+                yield Finding(b.loc, f"{o.side} order of arrival: turn {b.turn!r} is not on the turn track")
+
+
+@check("HF502", "scenario-turns-reversed", "error", "the first turn must come before the last")
+def scenario_turns_reversed(ctx):
+    g = ctx.game
+    for sc in g.scenarios:
+        a, b = g.turn(sc.first_turn or ""), g.turn(sc.last_turn or "")
+        if a and b and a.index > b.index:
+            yield Finding(sc.loc, f"scenario {sc.id}: first turn {a.id} comes after last turn {b.id}")
+
+
+@check("HF503", "turn-heading-duplicated", "error",
+       "each turn appears once in an order of arrival; one of the headings is misprinted")
+def turn_heading_duplicated(ctx):
+    for o in _all_ooas(ctx.game):
+        counts = Counter(b.turn for b in o.turns)
+        seen = set()
+        for b in o.turns:
+            if counts[b.turn] > 1 and b.turn in seen:
+                yield Finding(b.loc, f"{o.side} order of arrival: turn {b.printed or b.turn} is printed twice")
+            seen.add(b.turn)
+
+
+@check("HF504", "turn-headings-out-of-order", "error",
+       "orders of arrival run in turn order; a heading out of order is usually a misprint")
+def turn_headings_out_of_order(ctx):
+    g = ctx.game
+    for o in _all_ooas(g):
+        prev = None
+        for b in o.turns:
+            t = g.turn(b.turn)
+            if t is None:
+                continue
+            if prev is not None and t.index < prev.index:
+                yield Finding(b.loc, f"{o.side} order of arrival: turn {b.printed or b.turn} follows turn "
+                                     f"{prev.id}")
+            prev = t
+
+
+@check("HF505", "arrival-outside-game", "warning",
+       "the reinforcement arrives before the scenario starts or after it ends: check the turn")
+def arrival_outside_game(ctx):
+    g = ctx.game
+    for sc in g.scenarios:
+        first, last = g.turn(sc.first_turn or ""), g.turn(sc.last_turn or "")
+        if not (first and last):
+            continue
+        for o in sc.reinforcements:
+            for b in o.turns:
+                t = g.turn(b.turn)
+                if t and not first.index <= t.index <= last.index:
+                    yield Finding(b.loc, f"scenario {sc.id}: {o.side} reinforcements on turn {t.id}, outside the "
+                                         f"game's turns {first.id}-{last.id}")
+        for o in g.orders_of_arrival:
+            if o.side not in sc.orders_of_arrival:
+                continue
+            for b in o.turns:
+                t = g.turn(b.turn)
+                if t and t.index < first.index and b.arrivals:
+                    yield Finding(b.loc, f"scenario {sc.id}: {o.side} reinforcements of turn {t.id} would arrive "
+                                         f"before the scenario's first turn {first.id}")

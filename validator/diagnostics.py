@@ -1,0 +1,100 @@
+"""Findings reported like a compiler: stable code, severity, file:line:col, message, help."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from .model import Loc
+
+SEVERITIES = ("error", "warning", "info")
+_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: str
+    message: str
+    loc: Loc
+    help: Optional[str] = None
+    hexes: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+
+    def sort_key(self):
+        return (self.loc.file, self.loc.line, self.loc.column, self.code, self.message)
+
+    def as_json(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "help": self.help,
+            "file": self.loc.file,
+            "line": self.loc.line,
+            "column": self.loc.column,
+            "hexes": list(self.hexes),
+            "units": list(self.units),
+        }
+
+
+@dataclass
+class Summary:
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+    files: int = 0
+    units: int = 0
+    hexes: int = 0
+
+    def as_json(self) -> dict:
+        return {"errors": self.errors, "warnings": self.warnings, "infos": self.infos,
+                "files": self.files, "units": self.units, "hexes": self.hexes}
+
+
+def summarise(diags: Iterable[Diagnostic], files: int = 0, units: int = 0, hexes: int = 0) -> Summary:
+    s = Summary(files=files, units=units, hexes=hexes)
+    for d in diags:
+        if d.severity == "error":
+            s.errors += 1
+        elif d.severity == "warning":
+            s.warnings += 1
+        else:
+            s.infos += 1
+    return s
+
+
+def ordered(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Stable report order: by file and position; duplicates (same finding twice) dropped."""
+    seen = set()
+    out = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        if d in seen:
+            continue
+        seen.add(d)
+        out.append(d)
+    return out
+
+
+_COLOURS = {"error": "\033[1;31m", "warning": "\033[1;33m", "info": "\033[1;36m"}
+_RESET = "\033[0m"
+
+
+def render_text(diags: list[Diagnostic], summary: Summary, colour: bool = False) -> str:
+    lines = []
+    for d in diags:
+        sev = f"{_COLOURS[d.severity]}{d.severity}{_RESET}" if colour else d.severity
+        where = str(d.loc) if d.loc.file else "<tree>"
+        lines.append(f"{where}: {sev}[{d.code}] {d.message}")
+        if d.help:
+            lines.append(f"  = help: {d.help}")
+    lines.append(
+        f"{summary.errors} error(s), {summary.warnings} warning(s), {summary.infos} note(s) "
+        f"in {summary.files} file(s); {summary.units} unit(s), {summary.hexes} hex(es)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_json(diags: list[Diagnostic], summary: Summary) -> str:
+    return json.dumps({"diagnostics": [d.as_json() for d in diags], "summary": summary.as_json()},
+                      ensure_ascii=False, indent=1) + "\n"

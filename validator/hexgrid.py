@@ -1,0 +1,292 @@
+"""Hex geometry: the one place that knows how hex IDs are written and how hexes touch.
+
+Three printed schemes share one model. Each board numbers its own hexes (column, row); boards sit
+in one play surface at a column/row `origin`, so hexes on both sides of a seam are neighbours.
+Internally every hex becomes cube coordinates, where distance and neighbours are simple sums.
+
+- ``letters``        ``TT15``  ``UU1``  ``W2``   columns A..Z, AA..ZZ (doubled), rows unpadded
+- ``column-row``     ``0409``                    zero-padded column then row
+- ``map-column.row`` ``B27.49`` ``A29.00``        board letter, column unpadded, '.', row padded
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, NamedTuple, Optional
+
+SCHEMES = ("letters", "column-row", "map-column.row")
+ORIENTATIONS = ("columns", "rows")
+
+# Cube directions; the order is stable so hexside numbering is too.
+_DIRS = ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
+
+
+class Hex(NamedTuple):
+    board: str
+    column: int
+    row: int
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    id: str
+    columns: tuple[int, int]          # inclusive
+    rows: tuple[int, int]             # inclusive
+    origin: tuple[int, int] = (0, 0)  # column/row offset in the joined play surface
+    name: str = ""
+
+    def contains(self, column: int, row: int) -> bool:
+        return self.columns[0] <= column <= self.columns[1] and self.rows[0] <= row <= self.rows[1]
+
+
+def column_letters(n: int) -> str:
+    """1 -> A … 26 -> Z, 27 -> AA … 52 -> ZZ (the doubled-letter convention of wargame maps)."""
+    if not 1 <= n <= 52:
+        raise ValueError(f"column {n} has no letter name")
+    letter = chr(ord("A") + (n - 1) % 26)
+    return letter if n <= 26 else letter * 2
+
+
+def letters_column(s: str) -> Optional[int]:
+    if len(s) == 1 and "A" <= s <= "Z":
+        return ord(s) - ord("A") + 1
+    if len(s) == 2 and s[0] == s[1] and "A" <= s[0] <= "Z":
+        return ord(s[0]) - ord("A") + 27
+    return None
+
+
+@dataclass(frozen=True)
+class Grid:
+    scheme: str
+    orientation: str = "columns"
+    shifted: str = "odd"                       # which columns (rows) sit half a hex down (right)
+    boards: tuple[Board, ...] = ()
+    column_digits: int = 2
+    row_digits: int = 2
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.scheme not in SCHEMES:
+            raise ValueError(f"unknown hex-ID scheme {self.scheme!r}")
+        if self.orientation not in ORIENTATIONS:
+            raise ValueError(f"unknown orientation {self.orientation!r}")
+        if self.shifted not in ("odd", "even"):
+            raise ValueError(f"shifted must be odd or even, not {self.shifted!r}")
+        by_id = {b.id: b for b in self.boards}
+        self._cache["boards"] = by_id
+        self._cache["ids"] = {}
+        self._cache["at"] = {}
+        if self.scheme == "letters":
+            rx = re.compile(r"([A-Z]{1,2})(\d+)")
+        elif self.scheme == "column-row":
+            rx = re.compile(r"(\d{%d})(\d{%d})" % (self.column_digits, self.row_digits))
+        else:
+            rx = re.compile(r"([A-Z][A-Za-z0-9]*?)(\d+)\.(\d+)")
+        self._cache["rx"] = rx
+
+    # -- IDs -----------------------------------------------------------------------------------
+
+    def board(self, board_id: str) -> Optional[Board]:
+        return self._cache["boards"].get(board_id)
+
+    def _single_board(self) -> Optional[Board]:
+        return self.boards[0] if len(self.boards) == 1 else None
+
+    def format(self, h: Hex) -> str:
+        if self.scheme == "letters":
+            return f"{column_letters(h.column)}{h.row}"
+        if self.scheme == "column-row":
+            return f"{h.column:0{self.column_digits}d}{h.row:0{self.row_digits}d}"
+        return f"{h.board}{h.column}.{h.row:0{self.row_digits}d}"
+
+    def parse(self, hex_id: str) -> Optional[Hex]:
+        """The hex an ID names, if the ID is written the canonical way for this map (any extent)."""
+        cache = self._cache["ids"]
+        if hex_id in cache:
+            return cache[hex_id]
+        h = self._parse(hex_id) if isinstance(hex_id, str) else None
+        if h is not None and self.format(h) != hex_id:
+            h = None
+        cache[hex_id] = h
+        return h
+
+    def _parse(self, s: str) -> Optional[Hex]:
+        m = self._cache["rx"].fullmatch(s)
+        if not m:
+            return None
+        if self.scheme == "map-column.row":
+            return Hex(m.group(1), int(m.group(2)), int(m.group(3)))
+        b = self._single_board()
+        board_id = b.id if b else ""
+        if self.scheme == "letters":
+            col = letters_column(m.group(1))
+            return None if col is None else Hex(board_id, col, int(m.group(2)))
+        return Hex(board_id, int(m.group(1)), int(m.group(2)))
+
+    def is_wellformed(self, hex_id: str) -> bool:
+        return self.parse(hex_id) is not None
+
+    def exists(self, hex_id: str) -> bool:
+        """Well-formed and on one of the boards."""
+        h = self.parse(hex_id)
+        if h is None:
+            return False
+        b = self.board(h.board)
+        return b is not None and b.contains(h.column, h.row)
+
+    def hexes(self) -> Iterator[str]:
+        """Every hex of every board, board by board, column by column."""
+        for b in self.boards:
+            for c in range(b.columns[0], b.columns[1] + 1):
+                for r in range(b.rows[0], b.rows[1] + 1):
+                    yield self.format(Hex(b.id, c, r))
+
+    def count(self) -> int:
+        return sum((b.columns[1] - b.columns[0] + 1) * (b.rows[1] - b.rows[0] + 1) for b in self.boards)
+
+    # -- the joined play surface ---------------------------------------------------------------
+
+    def surface(self, h: Hex) -> tuple[int, int]:
+        """(column, row) in the joined play surface."""
+        b = self.board(h.board)
+        oc, orow = b.origin if b else (0, 0)
+        return h.column + oc, h.row + orow
+
+    def _to_cube(self, c: int, r: int) -> tuple[int, int, int]:
+        p = 1 if self.shifted == "odd" else 0
+        if self.orientation == "columns":
+            x = c
+            # columns of parity p sit half a hex lower
+            z = r - (c - (c & 1)) // 2 if p == 1 else r - (c + (c & 1)) // 2
+            return x, -x - z, z
+        z = r
+        x = c - (r - (r & 1)) // 2 if p == 1 else c - (r + (r & 1)) // 2
+        return x, -x - z, z
+
+    def _from_cube(self, x: int, y: int, z: int) -> tuple[int, int]:
+        p = 1 if self.shifted == "odd" else 0
+        if self.orientation == "columns":
+            c = x
+            r = z + (x - (x & 1)) // 2 if p == 1 else z + (x + (x & 1)) // 2
+            return c, r
+        r = z
+        c = x + (z - (z & 1)) // 2 if p == 1 else x + (z + (z & 1)) // 2
+        return c, r
+
+    def cube(self, hex_id: str) -> Optional[tuple[int, int, int]]:
+        h = self.parse(hex_id)
+        return None if h is None else self._to_cube(*self.surface(h))
+
+    def at_surface(self, c: int, r: int) -> Optional[str]:
+        """The hex ID at a play-surface position (first board that holds it), or None off the maps."""
+        key = (c, r)
+        at = self._cache["at"]
+        if key in at:
+            return at[key]
+        found = None
+        for b in self.boards:
+            lc, lr = c - b.origin[0], r - b.origin[1]
+            if b.contains(lc, lr):
+                found = self.format(Hex(b.id, lc, lr))
+                break
+        at[key] = found
+        return found
+
+    def _at_cube(self, x: int, y: int, z: int) -> Optional[str]:
+        return self.at_surface(*self._from_cube(x, y, z))
+
+    def distance(self, a: str, b: str) -> Optional[int]:
+        ca, cb = self.cube(a), self.cube(b)
+        if ca is None or cb is None:
+            return None
+        return max(abs(ca[0] - cb[0]), abs(ca[1] - cb[1]), abs(ca[2] - cb[2]))
+
+    def neighbours(self, hex_id: str) -> list[str]:
+        """The hexes next to a hex that exist on some board (across board seams too)."""
+        c = self.cube(hex_id)
+        if c is None:
+            return []
+        out = []
+        for d in _DIRS:
+            n = self._at_cube(c[0] + d[0], c[1] + d[1], c[2] + d[2])
+            if n is not None:
+                out.append(n)
+        return out
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return self.distance(a, b) == 1
+
+    def direction(self, a: str, b: str) -> Optional[int]:
+        """0..5: the side of `a` that `b` lies across, or None if they are not adjacent."""
+        ca, cb = self.cube(a), self.cube(b)
+        if ca is None or cb is None:
+            return None
+        d = (cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2])
+        return _DIRS.index(d) if d in _DIRS else None
+
+    def hexside(self, a: str, b: str) -> Optional[tuple[str, str]]:
+        """The side shared by two adjacent hexes as a canonical (sorted) pair, else None."""
+        if not self.adjacent(a, b):
+            return None
+        return (a, b) if (self.cube(a) < self.cube(b)) else (b, a)
+
+    def within(self, hex_id: str, n: int) -> list[str]:
+        """Every existing hex at distance <= n (the hex itself included)."""
+        c = self.cube(hex_id)
+        if c is None:
+            return []
+        out = []
+        for dx in range(-n, n + 1):
+            for dy in range(max(-n, -dx - n), min(n, -dx + n) + 1):
+                dz = -dx - dy
+                h = self._at_cube(c[0] + dx, c[1] + dy, c[2] + dz)
+                if h is not None:
+                    out.append(h)
+        return out
+
+    def line(self, a: str, b: str) -> list[str]:
+        """The hexes on the straight line from a to b inclusive (ties broken one consistent way)."""
+        ca, cb = self.cube(a), self.cube(b)
+        if ca is None or cb is None:
+            return []
+        n = max(abs(ca[0] - cb[0]), abs(ca[1] - cb[1]), abs(ca[2] - cb[2]))
+        out: list[str] = []
+        for i in range(n + 1):
+            t = i / n if n else 0.0
+            # nudge off exact ties so the same pair always gives the same line
+            fx = ca[0] + (cb[0] - ca[0]) * t + 1e-6
+            fy = ca[1] + (cb[1] - ca[1]) * t + 2e-6
+            fz = ca[2] + (cb[2] - ca[2]) * t - 3e-6
+            rx, ry, rz = round(fx), round(fy), round(fz)
+            ex, ey, ez = abs(rx - fx), abs(ry - fy), abs(rz - fz)
+            if ex > ey and ex > ez:
+                rx = -ry - rz
+            elif ey > ez:
+                ry = -rx - rz
+            else:
+                rz = -rx - ry
+            h = self._at_cube(rx, ry, rz)
+            if h is not None and (not out or out[-1] != h):
+                out.append(h)
+        return out
+
+    def board_of(self, hex_id: str) -> Optional[str]:
+        h = self.parse(hex_id)
+        return h.board if h else None
+
+
+def hexes_in_boxes(grid: Grid, boxes: Iterable) -> set[str]:
+    """The hexes inside a union of inclusive boxes (board, columns, rows; None = unbounded)."""
+    out: set[str] = set()
+    for box in boxes:
+        for b in grid.boards:
+            if box.board is not None and b.id != box.board:
+                continue
+            c0 = b.columns[0] if box.columns[0] is None else max(b.columns[0], box.columns[0])
+            c1 = b.columns[1] if box.columns[1] is None else min(b.columns[1], box.columns[1])
+            r0 = b.rows[0] if box.rows[0] is None else max(b.rows[0], box.rows[0])
+            r1 = b.rows[1] if box.rows[1] is None else min(b.rows[1], box.rows[1])
+            for c in range(c0, c1 + 1):
+                for r in range(r0, r1 + 1):
+                    out.add(grid.format(Hex(b.id, c, r)))
+    return out

@@ -1,0 +1,385 @@
+"""One loader: a source tree -> located YAML -> schema check -> errata -> the typed `Game` model.
+
+`load_game` never raises for bad input: every problem becomes a located Diagnostic. A tree with
+parse or schema errors yields no model (cross-checks on half-read data would only add noise).
+The loader only reads; it never writes to the tree.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path as FsPath
+from typing import Optional
+
+from . import schemas
+from .diagnostics import Diagnostic
+from .errata import apply_errata as apply_patches
+from .hexgrid import Board, Grid
+from .model import (
+    DRM, TEC, Area, Arrival, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
+    Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
+    Path, Phase, Place, Places, Placement, Removal, ResultCode, Rules, Scenario, SetupGroup, Side,
+    SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
+)
+from .yamlsrc import LocList, LocMap, SourceError, load_text
+
+REQUIRED = ("game.yaml", "map.yaml")
+OPTIONAL = ("terrain.yaml", "places.yaml", "tec.yaml", "tables.yaml", "counters.yaml", "orders-of-arrival.yaml")
+MAX_FILES = 2000
+
+
+class NotAGameTree(Exception):
+    """The path is missing or holds no game: the CLI exits 2."""
+
+
+def find_files(root: FsPath) -> list[str]:
+    """The tree's source files, relative, in a stable order."""
+    found = [f for f in REQUIRED + OPTIONAL if (root / f).is_file()]
+    for sub in ("scenarios", "errata"):
+        d = root / sub
+        if d.is_dir():
+            names = sorted(n for n in os.listdir(d) if n.endswith((".yaml", ".yml")))
+            found += [f"{sub}/{n}" for n in names if (d / n).is_file()]
+    return found[:MAX_FILES]
+
+
+def _read(root: FsPath, rel: str, diags: list[Diagnostic]):
+    try:
+        data = (root / rel).read_bytes()
+    except OSError as e:
+        diags.append(Diagnostic("HF006", "error", f"cannot read file: {e.strerror}", Loc(rel)))
+        return None
+    try:
+        return load_text(data, rel)
+    except SourceError as e:
+        diags.append(Diagnostic(e.code, "error", e.message, e.loc, e.help))
+        return None
+
+
+def _schema_check(kind: str, data, rel: str, diags: list[Diagnostic]) -> bool:
+    ok = True
+    for msg, loc, help_ in schemas.validate(kind, data, rel):
+        diags.append(Diagnostic("HF004", "error", msg, loc or Loc(rel), help_))
+        ok = False
+    return ok
+
+
+def load_game(path, apply_errata: bool = True) -> tuple[Optional[Game], list[Diagnostic]]:
+    root = FsPath(path)
+    if not root.exists():
+        raise NotAGameTree(f"{path}: no such file or directory")
+    if not root.is_dir():
+        raise NotAGameTree(f"{path}: not a directory (give the game's source directory, e.g. source/bulge)")
+    if not (root / "game.yaml").is_file():
+        raise NotAGameTree(f"{path}: no game.yaml here, so this is not a game source tree")
+    diags: list[Diagnostic] = []
+    rels = find_files(root)
+    raw: dict[str, object] = {}
+    for rel in rels:
+        data = _read(root, rel, diags)
+        if data is None:
+            continue
+        kind = schemas.kind_of(rel)
+        if kind is None:
+            continue
+        if _schema_check(kind, data, rel, diags):
+            raw[rel] = data
+    for req in REQUIRED:
+        if not (root / req).is_file():
+            diags.append(Diagnostic("HF005", "error", f"required file {req} is missing", Loc(req),
+                                    "every game tree has game.yaml and map.yaml (see docs/source-format.md)"))
+    if any(d.severity == "error" for d in diags):
+        return None, diags
+
+    errata_docs = [(rel, raw[rel]) for rel in rels if rel.startswith("errata/")]
+    data_files = {rel: v for rel, v in raw.items() if not rel.startswith("errata/")}
+    if apply_errata and errata_docs:
+        for p in apply_patches(data_files, errata_docs):
+            diags.append(Diagnostic(
+                "HF801", "error", f"erratum {p.erratum} no longer applies: {p.message}", p.loc,
+                "the data no longer holds what this erratum corrects: update the patch's path/from, "
+                "or remove the erratum if the data already carries the correction"))
+        for rel, data in data_files.items():  # a patch must leave valid data behind
+            if not _schema_check(schemas.kind_of(rel), data, rel, diags):
+                return None, diags
+    try:
+        game = build_game(root, data_files, errata_docs, apply_errata, tuple(rels))
+    except _BuildError as e:
+        diags.append(Diagnostic("HF004", "error", e.message, e.loc, e.help))
+        return None, diags
+    return game, diags
+
+
+class _BuildError(Exception):
+    def __init__(self, message: str, loc: Loc, help: Optional[str] = None):
+        super().__init__(message)
+        self.message, self.loc, self.help = message, loc, help
+
+
+# -- model builders -------------------------------------------------------------------------------
+
+def _loc(m) -> Loc:
+    return getattr(m, "loc", None) or Loc("")
+
+
+def _t(v) -> tuple:
+    return tuple(v) if v else ()
+
+
+_FACTOR_TOKEN = re.compile(r"\[(\d+)\]|\((\d+)\)|(\d+)|([A-Za-z*]+)")
+
+
+def parse_factors(printed: Optional[str], names: tuple[str, ...]) -> Optional[Factors]:
+    """Read "3-5-10" / "[9]-1-16" / "2-7" by the game's factor names; unreadable parts stay None."""
+    if printed is None:
+        return None
+    parts = str(printed).split("-")
+    values: dict = {}
+    bracketed = False
+    for i, part in enumerate(parts):
+        m = _FACTOR_TOKEN.fullmatch(part.strip())
+        val = None
+        if m:
+            if m.group(1):
+                bracketed = bracketed or i == 0
+                val = int(m.group(1))
+            elif m.group(2) or m.group(3):
+                val = int(m.group(2) or m.group(3))
+        if i < len(names):
+            values[names[i]] = val
+    return Factors(str(printed), values, bracketed)
+
+
+_ROLL_SPLIT = re.compile(r"\s*(?:,|\bor\b|&)\s*")
+_ROLL_RANGE = re.compile(r"([+-−]?\d+)\s*(?:-|–|to)\s*([+-−]?\d+)")
+
+
+def parse_rolls(roll) -> tuple[int, ...]:
+    """"2 or 3" -> (2, 3); "1-3" -> (1, 2, 3); "-1" -> (-1,); "7+" -> (7,) ; unreadable -> ()."""
+    if isinstance(roll, int):
+        return (roll,)
+    out: list[int] = []
+    for part in _ROLL_SPLIT.split(str(roll).strip()):
+        part = part.replace("−", "-").rstrip("+").strip()
+        if not part:
+            continue
+        m = _ROLL_RANGE.fullmatch(part)
+        try:
+            if m and not re.fullmatch(r"-\d+", part):
+                a, b = int(m.group(1)), int(m.group(2))
+                out.extend(range(a, b + 1))
+            else:
+                out.append(int(part))
+        except ValueError:
+            return ()
+    return tuple(out)
+
+
+def _location(m) -> Location:
+    w = m.get("within")
+    return Location(
+        hex=m.get("hex"),
+        any_of=_t(m.get("any_of")) or None,
+        range=tuple(m["range"]) if m.get("range") else None,
+        area=m.get("area"),
+        within=(w["distance"], w["of"]) if w else None,
+        printed=m.get("printed_location"),
+    )
+
+
+def _placements(items) -> tuple[Placement, ...]:
+    out = []
+    for p in items or ():
+        out.append(Placement(p["unit"], p.get("printed"), _t(p.get("state")), int(p.get("count") or 1), _loc(p)))
+    return tuple(out)
+
+
+def _removal(r) -> Removal:
+    return Removal(_placements(r.get("units")), r.get("formation"), _placements(r.get("except")), _loc(r))
+
+
+def _ooa(o, source: str) -> OrderOfArrival:
+    blocks = []
+    for b in o.get("turns") or ():
+        arrivals = tuple(
+            Arrival(_location(a["entry"]), a.get("formation"), _placements(a.get("units")), a.get("condition"), _loc(a))
+            for a in b.get("arrivals") or ())
+        blocks.append(TurnBlock(str(b["turn"]), b.get("printed"), arrivals,
+                                tuple(_removal(r) for r in b.get("removals") or ()), _loc(b)))
+    return OrderOfArrival(o["side"], o.get("rule"), tuple(blocks), source, _loc(o))
+
+
+def _grid(m) -> tuple[Grid, tuple]:
+    fmt = m.get("id_format") or {}
+    boards = []
+    for b in m["boards"]:
+        boards.append(Board(str(b["id"]), tuple(b["columns"]), tuple(b["rows"]),
+                            tuple(b.get("origin") or (0, 0)), b.get("name") or str(b["id"])))
+    scheme = m["scheme"]
+    if scheme != "map-column.row" and len(boards) != 1:
+        raise _BuildError(f"the {scheme} scheme names hexes without a board, so it takes exactly one board",
+                          m.at("boards"), "use scheme map-column.row for games with several boards")
+    grid = Grid(scheme, m.get("orientation", "columns"), m.get("shifted", "odd"), tuple(boards),
+                int(fmt.get("column_digits", 2)), int(fmt.get("row_digits", 2)))
+    joins = tuple({**j, "loc": _loc(j)} for j in m.get("joins") or ())
+    return grid, joins
+
+
+def _assumptions(data, out: list, rel: str) -> None:
+    """Every mapping marked inferred/assumed, wherever it sits."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            prov = node.get("provenance")
+            if prov in ("inferred", "assumed"):
+                what = node.get("id") or node.get("name") or node.get("title") or rel
+                out.append(Assumption(f"{rel}: {what}", prov, node.get("note"), node.at("provenance")
+                                      if isinstance(node, LocMap) else Loc(rel)))
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+
+
+def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rels: tuple) -> Game:
+    g = files["game.yaml"]
+    factor_names = tuple(g.get("factors") or ("attack", "defense", "movement"))
+    sides = []
+    for s in g["sides"]:
+        nats = tuple(Nationality(n["id"], n["name"], s["id"], n.get("colour") or "#cccccc",
+                                 n.get("text_colour") or "#000000", _loc(n)) for n in s["nationalities"])
+        sides.append(Side(s["id"], s["name"], nats, _loc(s)))
+    turns = tuple(Turn(str(t["id"]), i, t.get("date"), t.get("time"), _loc(t)) for i, t in enumerate(g["turns"]))
+    phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p)) for p in g.get("sequence_of_play") or ())
+    dice = tuple(Dice(d["name"], d["count"], d["sides"]) for d in g.get("dice") or ())
+    r = g.get("rules") or LocMap()
+    st = r.get("stacking") or {}
+    zoc = r.get("zoc") or {}
+    cb = r.get("combat") or {}
+    rules = Rules(st.get("limit"), st.get("counts", "units"), st.get("rule"),
+                  tuple({**mx, "loc": _loc(mx)} for mx in r.get("mixing") or ()),
+                  zoc.get("model"), cb.get("method"), cb.get("table"), _t(r.get("movement_classes")),
+                  dict(r.get("other") or {}), _loc(r))
+    gaps = tuple(Gap(x["id"], x["what"], x.get("rule"), x.get("severity", "warning"), x.get("note"), _loc(x))
+                 for x in g.get("gaps") or ())
+
+    grid, joins = _grid(files["map.yaml"])
+
+    t = files.get("terrain.yaml") or {}
+    hexes_map = t.get("hexes") or {}
+    terrain = Terrain(
+        t.get("default"),
+        tuple(HexTerrain(str(h), _t(v), hexes_map.at(h) if isinstance(hexes_map, LocMap) else Loc(""))
+              for h, v in hexes_map.items()),
+        tuple(Hexside(tuple(x["between"]), x["feature"], x.get("rule"), _loc(x)) for x in t.get("hexsides") or ()),
+        tuple(Path(x["feature"], _t(x["hexes"]), x.get("rule"), _loc(x)) for x in t.get("paths") or ()),
+        _loc(t),
+    )
+
+    p = files.get("places.yaml") or {}
+    places = Places(
+        tuple(Place(x["id"], x["name"], _t(x.get("hexes")), x.get("kind"), x.get("rule"), _loc(x))
+              for x in p.get("places") or ()),
+        tuple(VictoryHex(x.get("hex"), x.get("place"), x.get("value"), x.get("side"), x.get("rule"), _loc(x))
+              for x in p.get("victory") or ()),
+        tuple(Area(str(x["id"]), x["kind"], x.get("name"),
+                   tuple(x["hexes"]) if x.get("hexes") else None, x.get("rule"), _loc(x))
+              for x in p.get("areas") or ()),
+        tuple(MapFeature(x["kind"], x["hex"], x.get("side"), x.get("unit"), x.get("rule"), _loc(x))
+              for x in p.get("features") or ()),
+        tuple(SupplySource(x["side"], x.get("hex"), x.get("text"), x.get("rule"), _loc(x))
+              for x in p.get("supply_sources") or ()),
+    )
+
+    tec = None
+    if "tec.yaml" in files:
+        e = files["tec.yaml"]
+        tec = TEC(
+            _t(e.get("movement_classes")),
+            tuple(TerrainType(x["id"], x["name"], x.get("kind", "hex"), dict(x.get("movement") or {}),
+                              None if x.get("combat") is None else str(x.get("combat")),
+                              dict(x.get("other") or {}), _loc(x)) for x in e["terrain"]),
+            dict(e.get("notes") or {}), bool(e.get("complete", True)), _t(e.get("missing")), _loc(e))
+
+    tables = []
+    for x in (files.get("tables.yaml") or {}).get("tables") or ():
+        rows = tuple(TableRow(str(rw["roll"]), parse_rolls(rw["roll"]),
+                              tuple("" if c is None else str(c) for c in rw["results"]), _loc(rw))
+                     for rw in x["rows"])
+        tables.append(Table(
+            x["id"], x["name"], x.get("kind", "combat"), x.get("rule"), x.get("dice"), x.get("method"),
+            _t(x["columns"]), rows, tuple(x["rolls"]) if x.get("rolls") else None,
+            tuple(ResultCode(k["code"], k["meaning"], _loc(k)) for k in x.get("key") or ()),
+            _t(x.get("separators")) or ("/", " "),
+            tuple(DRM(d["value"], d["when"], d.get("rule")) for d in x.get("drm") or ()),
+            x.get("reconstruction"), _t(x.get("uncertain")), bool(x.get("complete", True)),
+            {**dict(x.get("extra") or {}), **({"missing": list(x["missing"])} if x.get("missing") else {})},
+            _loc(x)))
+
+    c = files.get("counters.yaml") or {}
+    formations = tuple(Formation(x["id"], x["name"], x["side"], x.get("nationality"), _loc(x))
+                       for x in c.get("formations") or ())
+    units = tuple(
+        Unit(x["id"], x["name"], x.get("label"), x["side"], x.get("nationality"), x.get("formation"),
+             x["type"], x.get("size"), parse_factors(x.get("factors"), factor_names), x.get("movement_class"),
+             x.get("range"), int(x.get("steps") or 1), parse_factors(x.get("reduced"), factor_names),
+             _t(x.get("flags")), x.get("count", 1), x.get("provenance", "printed"), _loc(x))
+        for x in c.get("units") or ())
+    markers = tuple(Marker(x["id"], x["name"], x.get("count"), _loc(x)) for x in c.get("markers") or ())
+
+    ooas = tuple(_ooa(o, "orders-of-arrival")
+                 for o in (files.get("orders-of-arrival.yaml") or {}).get("orders_of_arrival") or ())
+
+    scenarios = []
+    for rel in sorted(k for k in files if k.startswith("scenarios/")):
+        s = files[rel]
+        setup = tuple(SetupGroup(x["side"], x.get("formation"), _location(x), _placements(x.get("units")), _loc(x))
+                      for x in s.get("setup") or ())
+        area = s.get("play_area")
+        boxes = None if area is None else tuple(
+            Box(b.get("board"), tuple(b.get("columns") or (None, None)), tuple(b.get("rows") or (None, None)), _loc(b))
+            for b in area)
+        scenarios.append(Scenario(
+            str(s["id"]), s["name"], s.get("rule"), _t(s.get("boards")) or tuple(b.id for b in grid.boards),
+            boxes, s.get("first_turn"), s.get("last_turn"), setup, bool(s.get("setup_printed", True)),
+            tuple(dict(d) | {"loc": _loc(d)} for d in s.get("deployments") or ()),
+            _t(s.get("orders_of_arrival")),
+            tuple(_ooa(o, "scenario") for o in s.get("reinforcements") or ()),
+            tuple(_removal(rm) for rm in s.get("removals") or ()),
+            tuple(dict(v) | {"loc": _loc(v)} for v in s.get("supply_sources") or ()),
+            dict(s.get("victory") or {}) | {"loc": _loc(s.get("victory"))} if s.get("victory") else {},
+            tuple(dict(v) for v in s.get("special_rules") or ()),
+            _loc(s)))
+
+    errata = []
+    for rel, d in errata_docs:
+        items = []
+        for it in d["items"]:
+            patches = tuple(Patch(pt["op"], pt["file"], tuple(pt["path"]), pt.get("from"), pt.get("to"),
+                                  pt.get("value"), _loc(pt)) for pt in it.get("patches") or ())
+            items.append(ErratumItem(str(it["id"]), it.get("section"), it["wording"], patches, _loc(it)))
+        errata.append(Errata(d["id"], d["title"], d.get("source"), d.get("date"), tuple(items), _loc(d)))
+
+    assumptions: list[Assumption] = []
+    for rel, data in files.items():
+        _assumptions(data, assumptions, rel)
+
+    index = {
+        "units": {u.id: u for u in units},
+        "formations": {f.id: f for f in formations},
+        "sides": {s.id: s for s in sides},
+        "nationalities": {n.id: n for s in sides for n in s.nationalities},
+        "turns": {tt.id: tt for tt in turns},
+        "areas": {a.id: a for a in places.areas},
+        "terrain_types": {x.id: x for x in tec.terrain} if tec else {},
+        "scenarios": {x.id: x for x in scenarios},
+        "hex_terrain": {h.hex: h.terrain for h in terrain.hexes},
+    }
+    return Game(
+        id=g["id"], title=g["title"], publisher=g.get("publisher"), series=g.get("series"), root=str(root),
+        counter_size_in=float(g.get("counter_size_in") or 0.5), factor_names=factor_names,
+        sides=tuple(sides), turns=turns, phases=phases, dice=dice, rules=rules, gaps=gaps,
+        grid=grid, joins=joins, terrain=terrain, places=places, tec=tec, tables=tuple(tables),
+        formations=formations, units=units, markers=markers, orders_of_arrival=ooas,
+        scenarios=tuple(scenarios), errata=tuple(errata), errata_applied=errata_applied,
+        assumptions=tuple(assumptions), files=rels, loc=_loc(g), _index=index)

@@ -1,0 +1,527 @@
+"""The typed, immutable game model built by `validator.loader.load_game`.
+
+Everything downstream (checks, module, charts, the log audit) is a function of a `Game`.
+Every record keeps the `Loc` it was read from so findings point at `file:line:col`.
+Values stay as printed (strings) where the rulebook prints them; parsed numbers sit beside them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .hexgrid import Grid
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """Where a value was read: file relative to the game tree, 1-based line and column."""
+    file: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+
+
+NOWHERE = Loc("")
+
+
+@dataclass(frozen=True, slots=True)
+class Nationality:
+    id: str
+    name: str
+    side: str
+    colour: str
+    text_colour: str
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    id: str
+    name: str
+    nationalities: tuple[Nationality, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    id: str                 # as printed: "16 AM", "1"
+    index: int              # 0-based position on the track
+    date: Optional[str]     # ISO date where printed
+    time: Optional[str]     # AM | PM where printed
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    id: str
+    name: str
+    side: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    name: str
+    count: int
+    sides: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """Data the rulebook refers to but does not print."""
+    id: str
+    what: str
+    rule: Optional[str]
+    severity: str           # info | warning
+    note: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    """A value marked `provenance: inferred|assumed` somewhere in the tree."""
+    what: str
+    provenance: str
+    note: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    stacking_limit: Optional[int]
+    stacking_counts: str                      # units | steps | strength
+    stacking_rule: Optional[str]
+    mixing: tuple[dict, ...]                  # raw mixing-rule mappings (kind, ...), each with `loc`
+    zoc_model: Optional[str]
+    combat_method: Optional[str]
+    combat_table: Optional[str]
+    movement_classes: tuple[str, ...]
+    other: dict
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class HexTerrain:
+    hex: str
+    terrain: tuple[str, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Hexside:
+    between: tuple[str, str]
+    feature: str
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    feature: str
+    hexes: tuple[str, ...]
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    default: Optional[str]                    # None = unknown (not printed)
+    hexes: tuple[HexTerrain, ...]
+    hexsides: tuple[Hexside, ...]
+    paths: tuple[Path, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    id: str
+    name: str
+    hexes: tuple[str, ...]
+    kind: Optional[str]
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryHex:
+    hex: Optional[str]
+    place: Optional[str]
+    value: Optional[int]
+    side: Optional[str]
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    id: str
+    kind: str                                 # entry | deployment
+    name: Optional[str]
+    hexes: Optional[tuple[str, ...]]          # None = not printed
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class MapFeature:
+    kind: str                                 # fort | blown-bridge | fuel-dump | improved-position ...
+    hex: str
+    side: Optional[str]
+    unit: Optional[str]
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class SupplySource:
+    side: str
+    hex: Optional[str]
+    text: Optional[str]
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    places: tuple[Place, ...]
+    victory: tuple[VictoryHex, ...]
+    areas: tuple[Area, ...]
+    features: tuple[MapFeature, ...]
+    supply_sources: tuple[SupplySource, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainType:
+    id: str
+    name: str
+    kind: str                                 # hex | hexside | path | other
+    movement: dict                            # movement class -> printed cell
+    combat: Optional[str]
+    other: dict
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class TEC:
+    movement_classes: tuple[str, ...]
+    terrain: tuple[TerrainType, ...]
+    notes: dict
+    complete: bool
+    missing: tuple[str, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    roll: str                                 # as printed: "2 or 3", "-1", "1-3"
+    rolls: tuple[int, ...]                    # parsed; () if unreadable
+    results: tuple[str, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class ResultCode:
+    code: str
+    meaning: str
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class DRM:
+    value: int
+    when: str
+    rule: Optional[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: str
+    name: str
+    kind: str                                 # combat | other
+    rule: Optional[str]
+    dice: Optional[str]
+    method: Optional[str]
+    columns: tuple[str, ...]
+    rows: tuple[TableRow, ...]
+    rolls: Optional[tuple[int, int]]          # inclusive range the table must cover
+    key: tuple[ResultCode, ...]
+    separators: tuple[str, ...]
+    drm: tuple[DRM, ...]
+    reconstruction: Optional[str]
+    uncertain: tuple[dict, ...]
+    complete: bool
+    extra: dict                               # other printed header rows (e.g. terrain rows of Aachen's CRT)
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Factors:
+    """A factor string as printed ("3-5-10", "[9]-1-16") and what it reads as."""
+    printed: str
+    values: dict                              # name (from game.factors) -> int | None
+    bracketed: bool                           # first value printed in brackets (artillery)
+
+    def get(self, name: str) -> Optional[int]:
+        return self.values.get(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Formation:
+    id: str
+    name: str
+    side: str
+    nationality: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    id: str
+    name: str                                 # designation as printed
+    label: Optional[str]
+    side: str
+    nationality: Optional[str]
+    formation: Optional[str]
+    type: str
+    size: Optional[str]
+    factors: Optional[Factors]
+    movement_class: Optional[str]
+    range: Optional[int]
+    steps: int
+    reduced: Optional[Factors]
+    flags: tuple[str, ...]
+    count: Optional[int]                      # counters of this kind; None = unknown
+    provenance: str
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    id: str
+    name: str
+    count: Optional[int]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a set-up or arrival goes: exactly one of the fields is set."""
+    hex: Optional[str] = None
+    any_of: Optional[tuple[str, ...]] = None
+    range: Optional[tuple[str, str]] = None
+    area: Optional[str] = None
+    within: Optional[tuple[int, str]] = None  # (distance, hex)
+    printed: Optional[str] = None
+
+    def hex_refs(self) -> tuple[str, ...]:
+        """Every hex ID this location names directly."""
+        if self.hex:
+            return (self.hex,)
+        if self.any_of:
+            return self.any_of
+        if self.range:
+            return self.range
+        if self.within:
+            return (self.within[1],)
+        return ()
+
+    def __str__(self) -> str:
+        if self.printed:
+            return self.printed
+        if self.hex:
+            return self.hex
+        if self.any_of:
+            return " or ".join(self.any_of)
+        if self.range:
+            return f"{self.range[0]} to {self.range[1]}"
+        if self.area:
+            return f"area {self.area}"
+        if self.within:
+            return f"w/i {self.within[0]} {self.within[1]}"
+        return "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One unit line in a set-up, arrival or removal."""
+    unit: str                                 # unit id
+    printed: Optional[str]                    # the designation as printed in this list
+    state: tuple[str, ...]                    # dg | reduced | ...
+    count: int
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class SetupGroup:
+    side: str
+    formation: Optional[str]
+    location: Location
+    units: tuple[Placement, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    entry: Location
+    formation: Optional[str]
+    units: tuple[Placement, ...]
+    condition: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    units: tuple[Placement, ...]
+    formation: Optional[str]
+    except_: tuple[Placement, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBlock:
+    turn: str                                 # turn id as printed in the heading
+    printed: Optional[str]
+    arrivals: tuple[Arrival, ...]
+    removals: tuple[Removal, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class OrderOfArrival:
+    side: str
+    rule: Optional[str]
+    turns: tuple[TurnBlock, ...]
+    source: str                               # "orders-of-arrival" or "scenario"
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    board: Optional[str]
+    columns: tuple[Optional[int], Optional[int]]
+    rows: tuple[Optional[int], Optional[int]]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    name: str
+    rule: Optional[str]
+    boards: tuple[str, ...]
+    play_area: Optional[tuple[Box, ...]]      # None = whole boards
+    first_turn: Optional[str]
+    last_turn: Optional[str]
+    setup: tuple[SetupGroup, ...]
+    setup_printed: bool                       # False when the set-up is declared not printed
+    deployments: tuple[dict, ...]             # printed groups placed by area, units not listed (Bulge "Units A")
+    orders_of_arrival: tuple[str, ...]        # sides using the game's orders of arrival
+    reinforcements: tuple[OrderOfArrival, ...]
+    removals: tuple[Removal, ...]
+    supply_sources: tuple[dict, ...]
+    victory: dict
+    special_rules: tuple[dict, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    op: str
+    file: str
+    path: tuple
+    from_: object
+    to: object
+    value: object
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class ErratumItem:
+    id: str
+    section: Optional[str]
+    wording: str
+    patches: tuple[Patch, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Errata:
+    id: str
+    title: str
+    source: Optional[str]
+    date: Optional[str]
+    items: tuple[ErratumItem, ...]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: str
+    title: str
+    publisher: Optional[str]
+    series: Optional[str]
+    root: str                                 # the tree's directory
+    counter_size_in: float
+    factor_names: tuple[str, ...]
+    sides: tuple[Side, ...]
+    turns: tuple[Turn, ...]
+    phases: tuple[Phase, ...]
+    dice: tuple[Dice, ...]
+    rules: Rules
+    gaps: tuple[Gap, ...]
+    grid: Grid
+    joins: tuple[dict, ...]
+    terrain: Terrain
+    places: Places
+    tec: Optional[TEC]
+    tables: tuple[Table, ...]
+    formations: tuple[Formation, ...]
+    units: tuple[Unit, ...]
+    markers: tuple[Marker, ...]
+    orders_of_arrival: tuple[OrderOfArrival, ...]
+    scenarios: tuple[Scenario, ...]
+    errata: tuple[Errata, ...]
+    errata_applied: bool
+    assumptions: tuple[Assumption, ...]
+    files: tuple[str, ...]                    # files read, relative to root
+    loc: Loc = NOWHERE
+    _index: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # -- look-ups (built once by the loader) --
+    def unit(self, uid: str) -> Optional[Unit]:
+        return self._index["units"].get(uid)
+
+    def formation(self, fid: str) -> Optional[Formation]:
+        return self._index["formations"].get(fid)
+
+    def side(self, sid: str) -> Optional[Side]:
+        return self._index["sides"].get(sid)
+
+    def turn(self, tid: str) -> Optional[Turn]:
+        return self._index["turns"].get(tid)
+
+    def area(self, aid: str) -> Optional[Area]:
+        return self._index["areas"].get(aid)
+
+    def terrain_type(self, tid: str) -> Optional[TerrainType]:
+        return self._index["terrain_types"].get(tid)
+
+    def nationality(self, nid: str) -> Optional[Nationality]:
+        return self._index["nationalities"].get(nid)
+
+    def scenario(self, sid: str) -> Optional[Scenario]:
+        return self._index["scenarios"].get(sid)
+
+    def hex_terrain(self, hex_id: str) -> tuple[str, ...]:
+        """Terrain ids of a hex; () when unknown (not printed)."""
+        t = self._index["hex_terrain"].get(hex_id)
+        if t is not None:
+            return t
+        return (self.terrain.default,) if self.terrain.default else ()
+
+    def scenario_arrivals(self, scenario: Scenario) -> tuple[OrderOfArrival, ...]:
+        """The orders of arrival that apply to a scenario: the game's (for the sides it names) and its own."""
+        shared = tuple(o for o in self.orders_of_arrival if o.side in scenario.orders_of_arrival)
+        return shared + scenario.reinforcements

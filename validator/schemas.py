@@ -1,0 +1,355 @@
+"""JSON Schemas (2020-12) for every kind of source file, and located schema validation.
+
+The schemas are data shipped with the package; `hexforge schema DIR` writes them out as
+`<kind>.schema.json` so an editor (e.g. the YAML language server) validates while you type.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Iterator
+
+import jsonschema
+
+from .model import Loc
+from .yamlsrc import LocList, LocMap
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+BASE = "https://hexforge.invalid/schema/"
+
+_s = {"type": "string"}
+_sn = {"type": ["string", "null"]}
+_int = {"type": "integer"}
+_intn = {"type": ["integer", "null"]}
+_strs = {"type": "array", "items": _s}
+_prov = {"enum": ["printed", "inferred", "assumed"]}
+_common = {"rule": _sn, "note": _sn, "provenance": _prov}
+
+
+def _obj(required=(), extra_ok=False, **props):
+    props = {**_common, **props}
+    o = {"type": "object", "properties": props, "additionalProperties": bool(extra_ok)}
+    if required:
+        o["required"] = list(required)
+    return o
+
+
+_hex = {"type": "string", "minLength": 1, "description": "a hex ID exactly as printed (quote it)"}
+_hexes = {"type": "array", "items": {"$ref": "#/$defs/hex"}}
+_turn = {"type": "string", "minLength": 1, "description": "a turn id as printed on the turn track (quote it)"}
+
+_DEFS = {
+    "hex": _hex,
+    "turn": _turn,
+    "placement": _obj(
+        ["unit"],
+        unit={"type": "string", "minLength": 1},
+        printed=_sn,
+        state={"type": "array", "items": _s},
+        count={"type": "integer", "minimum": 1},
+    ),
+    "placements": {"type": "array", "items": {"$ref": "#/$defs/placement"}},
+    "location": {
+        "type": "object",
+        "properties": {
+            "hex": {"$ref": "#/$defs/hex"},
+            "any_of": {**_hexes, "minItems": 1},
+            "range": {**_hexes, "minItems": 2, "maxItems": 2},
+            "area": _s,
+            "within": _obj(["distance", "of"], distance={"type": "integer", "minimum": 0},
+                           of={"$ref": "#/$defs/hex"}),
+            "printed_location": _sn,
+        },
+        "additionalProperties": False,
+        "oneOf": [{"required": [k]} for k in ("hex", "any_of", "range", "area", "within")],
+    },
+    "arrival": _obj(
+        ["entry"],
+        entry={"$ref": "#/$defs/location"},
+        formation=_sn,
+        units={"$ref": "#/$defs/placements"},
+        condition=_sn,
+    ),
+    "removal": _obj(
+        formation=_sn,
+        units={"$ref": "#/$defs/placements"},
+        **{"except": {"$ref": "#/$defs/placements"}},
+        condition=_sn,
+    ),
+    "turn_block": _obj(
+        ["turn"],
+        turn={"$ref": "#/$defs/turn"},
+        printed=_sn,
+        arrivals={"type": "array", "items": {"$ref": "#/$defs/arrival"}},
+        removals={"type": "array", "items": {"$ref": "#/$defs/removal"}},
+    ),
+    "ooa": _obj(
+        ["side", "turns"],
+        side=_s,
+        turns={"type": "array", "items": {"$ref": "#/$defs/turn_block"}},
+    ),
+    "box": _obj(
+        columns={"type": "array", "items": _intn, "minItems": 2, "maxItems": 2},
+        rows={"type": "array", "items": _intn, "minItems": 2, "maxItems": 2},
+        board=_sn,
+    ),
+}
+
+_gap = _obj(["id", "what"], id=_s, what=_s, severity={"enum": ["info", "warning"]})
+
+GAME = _obj(
+    ["id", "title", "sides", "turns"],
+    id={"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]*$"},
+    title=_s, publisher=_sn, series=_sn, rulebook=_sn, edition=_sn,
+    counter_size_in={"type": "number", "exclusiveMinimum": 0, "maximum": 3},
+    counter_size_provenance=_prov,
+    factors={"type": "array", "items": {"enum": ["attack", "defense", "movement", "combat", "range"]},
+             "minItems": 1},
+    sides={"type": "array", "minItems": 2, "items": _obj(
+        ["id", "name", "nationalities"], id=_s, name=_s,
+        nationalities={"type": "array", "minItems": 1, "items": _obj(
+            ["id", "name"], id=_s, name=_s,
+            colour={"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
+            text_colour={"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"})})},
+    turns={"type": "array", "minItems": 1, "items": _obj(
+        ["id"], id={"$ref": "#/$defs/turn"}, date=_sn, time={"enum": ["AM", "PM", None]}, label=_sn)},
+    sequence_of_play={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, side=_sn)},
+    dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
+                                         count={"type": "integer", "minimum": 1},
+                                         sides={"type": "integer", "minimum": 2})},
+    rules=_obj(
+        stacking=_obj(limit=_intn, counts={"enum": ["units", "steps", "strength"]}, extra_ok=True),
+        mixing={"type": "array", "items": _obj(
+            ["kind"], kind={"enum": ["divisional-integrity", "nationalities-apart", "sides-apart"]},
+            nationalities=_strs, penalty=_sn, except_state=_sn, severity={"enum": ["error", "warning"]})},
+        zoc=_obj(model={"enum": ["standard", "none", "bonds", "locking", None]}, extra_ok=True),
+        combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn, extra_ok=True),
+        movement_classes=_strs,
+        other={"type": "object"},
+    ),
+    gaps={"type": "array", "items": _gap},
+)
+
+MAP = _obj(
+    ["scheme", "boards"],
+    scheme={"enum": ["letters", "column-row", "map-column.row"]},
+    orientation={"enum": ["columns", "rows"]},
+    shifted={"enum": ["odd", "even"]},
+    boards={"type": "array", "minItems": 1, "items": _obj(
+        ["id", "columns", "rows"], id=_s, name=_sn,
+        columns={"type": "array", "items": _int, "minItems": 2, "maxItems": 2},
+        rows={"type": "array", "items": _int, "minItems": 2, "maxItems": 2},
+        origin={"type": "array", "items": _int, "minItems": 2, "maxItems": 2})},
+    joins={"type": "array", "items": _obj(
+        ["board", "column", "meets"], board=_s, column=_int,
+        meets=_obj(["board", "column"], board=_s, column=_int))},
+    id_format=_obj(column_digits={"type": "integer", "minimum": 1, "maximum": 4},
+                   row_digits={"type": "integer", "minimum": 1, "maximum": 4}),
+)
+
+TERRAIN = _obj(
+    default=_sn,
+    hexes={"type": "object", "additionalProperties": _strs},
+    hexsides={"type": "array", "items": _obj(
+        ["between", "feature"], between={**_hexes, "minItems": 2, "maxItems": 2}, feature=_s)},
+    paths={"type": "array", "items": _obj(["feature", "hexes"], feature=_s, hexes=_hexes, name=_sn)},
+)
+
+PLACES = _obj(
+    places={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, hexes=_hexes, kind=_sn)},
+    victory={"type": "array", "items": _obj(
+        hex={"$ref": "#/$defs/hex"}, place=_sn, value={"type": ["integer", "null"]}, side=_sn,
+        scenario=_sn, text=_sn)},
+    areas={"type": "array", "items": _obj(
+        ["id", "kind"], id=_s, kind={"enum": ["entry", "deployment", "exit", "other"]}, name=_sn,
+        hexes={"type": ["array", "null"], "items": {"$ref": "#/$defs/hex"}}, side=_sn)},
+    features={"type": "array", "items": _obj(
+        ["kind", "hex"], kind=_s, hex={"$ref": "#/$defs/hex"}, side=_sn, unit=_sn, place=_sn)},
+    supply_sources={"type": "array", "items": _obj(
+        ["side"], side=_s, hex={"$ref": "#/$defs/hex"}, text=_sn)},
+)
+
+_cell = {"type": ["string", "number", "null"]}
+TEC = _obj(
+    ["terrain"],
+    movement_classes=_strs,
+    terrain={"type": "array", "items": _obj(
+        ["id", "name"], id=_s, name=_s, kind={"enum": ["hex", "hexside", "path", "other"]},
+        movement={"type": "object", "additionalProperties": _cell},
+        combat=_cell, other={"type": "object", "additionalProperties": _cell})},
+    notes={"type": "object", "additionalProperties": _s},
+    complete={"type": "boolean"},
+    missing=_strs,
+    columns=_strs,
+)
+
+TABLES = _obj(
+    ["tables"],
+    tables={"type": "array", "items": _obj(
+        ["id", "name", "columns", "rows"], id=_s, name=_s,
+        kind={"enum": ["combat", "other"]}, dice=_sn,
+        method={"enum": ["odds", "differential", "none", None]},
+        columns=_strs,
+        rows={"type": "array", "items": _obj(
+            ["roll", "results"], roll={"type": ["string", "integer"]},
+            results={"type": "array", "items": {"type": ["string", "null"]}})},
+        rolls={"type": "array", "items": _int, "minItems": 2, "maxItems": 2},
+        key={"type": "array", "items": _obj(["code", "meaning"], code=_s, meaning=_s)},
+        separators=_strs,
+        drm={"type": "array", "items": _obj(["value", "when"], value=_int, when=_s, side=_sn)},
+        reconstruction=_sn,
+        uncertain={"type": "array", "items": {"type": "object"}},
+        complete={"type": "boolean"},
+        missing=_strs,
+        extra={"type": "object"},
+        notes={"type": ["array", "object", "null"]},
+    )},
+)
+
+COUNTERS = _obj(
+    ["units"],
+    formations={"type": "array", "items": _obj(
+        ["id", "name", "side"], id=_s, name=_s, side=_s, nationality=_sn, parent=_sn)},
+    units={"type": "array", "items": _obj(
+        ["id", "name", "side", "type"],
+        id={"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.+/-]*$"},
+        name=_s, label=_sn, side=_s, nationality=_sn, formation=_sn, type=_s, size=_sn,
+        factors=_sn, movement_class=_sn, range=_intn,
+        steps={"type": "integer", "minimum": 1, "maximum": 9},
+        reduced=_sn, flags=_strs, count={"type": ["integer", "null"], "minimum": 1},
+        setup_code=_sn)},
+    markers={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, count=_intn, side=_sn)},
+)
+
+OOA = _obj(["orders_of_arrival"], orders_of_arrival={"type": "array", "items": {"$ref": "#/$defs/ooa"}})
+
+SCENARIO = _obj(
+    ["id", "name"],
+    id=_s, name=_s,
+    boards=_strs,
+    play_area={"type": ["array", "null"], "items": {"$ref": "#/$defs/box"}},
+    first_turn={"anyOf": [{"$ref": "#/$defs/turn"}, {"type": "null"}]},
+    last_turn={"anyOf": [{"$ref": "#/$defs/turn"}, {"type": "null"}]},
+    orders_of_arrival=_strs,
+    setup_printed={"type": "boolean"},
+    setup={"type": "array", "items": {
+        "type": "object",
+        "properties": {
+            **_common, "side": _s, "formation": _sn, "units": {"$ref": "#/$defs/placements"},
+            **{k: True for k in ("hex", "any_of", "range", "area", "within", "printed_location")},
+        },
+        "required": ["side", "units"],
+        "additionalProperties": False,
+        "$ref": "#/$defs/location_fields",
+    }},
+    deployments={"type": "array", "items": {"type": "object"}},
+    reinforcements={"type": "array", "items": {"$ref": "#/$defs/ooa"}},
+    removals={"type": "array", "items": {"$ref": "#/$defs/removal"}},
+    supply_sources={"type": "array", "items": {"type": "object"}},
+    victory={"type": "object"},
+    special_rules={"type": "array", "items": {"type": "object"}},
+    game_length=_sn,
+)
+
+_patch = _obj(
+    ["op", "file", "path"],
+    op={"enum": ["set", "remove", "add"]},
+    file=_s,
+    path={"type": "array", "items": {"type": ["string", "integer", "object"]}},
+    to=True, value=True, **{"from": True},
+)
+ERRATA = _obj(
+    ["id", "title", "items"],
+    id=_s, title=_s, source=_sn, date=_sn, url=_sn,
+    items={"type": "array", "items": _obj(
+        ["id", "wording", "patches"], id=_s, section=_sn, wording=_s,
+        patches={"type": "array", "items": _patch})},
+)
+
+KINDS = {
+    "game": GAME, "map": MAP, "terrain": TERRAIN, "places": PLACES, "tec": TEC, "tables": TABLES,
+    "counters": COUNTERS, "orders-of-arrival": OOA, "scenario": SCENARIO, "errata": ERRATA,
+}
+
+# A location inside a set-up group: the same one-of rule as a standalone location.
+_DEFS["location_fields"] = {
+    "oneOf": [{"required": [k]} for k in ("hex", "any_of", "range", "area", "within")],
+    "properties": _DEFS["location"]["properties"],
+}
+
+
+def schema(kind: str) -> dict:
+    return {
+        "$schema": DRAFT,
+        "$id": f"{BASE}{kind}.schema.json",
+        "title": f"hexforge {kind} file",
+        **KINDS[kind],
+        "$defs": _DEFS,
+    }
+
+
+def kind_of(relpath: str) -> str | None:
+    """Which schema a file of the tree follows, from its path."""
+    name = relpath.rsplit("/", 1)[-1]
+    if relpath.startswith("scenarios/") and name.endswith(".yaml"):
+        return "scenario"
+    if relpath.startswith("errata/") and name.endswith(".yaml"):
+        return "errata"
+    if "/" not in relpath and name.endswith(".yaml"):
+        k = name[:-5]
+        return k if k in KINDS else None
+    return None
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str):
+    s = schema(kind)
+    cls = jsonschema.validators.validator_for(s)
+    return cls(s)
+
+
+def _locate(data, path) -> Loc:
+    """The position of the value at a JSON path inside located YAML data."""
+    node, loc = data, getattr(data, "loc", None)
+    for step in path:
+        if isinstance(node, LocMap) and step in node:
+            loc, node = node.at(step), node[step]
+        elif isinstance(node, LocList) and isinstance(step, int) and step < len(node):
+            loc, node = node.at(step), node[step]
+        else:
+            break
+    return loc
+
+
+def _describe(err) -> str:
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
+    msg = err.message
+    if err.validator == "oneOf" and isinstance(err.instance, dict):
+        msg = "needs exactly one location: hex, any_of, range, area or within"
+    if err.validator == "additionalProperties":
+        msg = msg.replace("Additional properties are not allowed", "unknown field(s)")
+    return f"{where}: {msg}" if where else msg
+
+
+def _help(err) -> str:
+    if err.validator == "type" and "string" in str(err.validator_value) and isinstance(err.instance, (int, float)):
+        return "quote the value: YAML reads 0107 or 7.1 as a number, hexforge wants the text as printed"
+    if err.validator == "additionalProperties":
+        return "check the spelling against docs/source-format.md (or `hexforge schema DIR` for your editor)"
+    if err.validator == "required":
+        return "add the missing field"
+    return "see docs/source-format.md for this file kind"
+
+
+def validate(kind: str, data, file: str) -> Iterator[tuple[str, Loc, str]]:
+    """(message, location, help) for every schema violation, most specific first."""
+    v = validator(kind)
+    for err in sorted(v.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
+        # descend into oneOf/anyOf to the most useful sub-error
+        best = jsonschema.exceptions.best_match([err]) if err.context else err
+        loc = _locate(data, list(best.absolute_path)) or Loc(file)
+        yield _describe(best), loc, _help(best)
+
+
+def dump_all() -> dict[str, str]:
+    return {f"{k}.schema.json": json.dumps(schema(k), indent=2, sort_keys=True) + "\n" for k in KINDS}

@@ -1,0 +1,138 @@
+"""YAML reading that remembers where every value came from and refuses duplicate keys.
+
+PyYAML's C parser composes the node tree; we build plain values from it ourselves so that each
+mapping and sequence carries its position (`LocMap.loc`, `LocMap.keylocs[key]`,
+`LocList.itemlocs[i]`). Scalars keep YAML's safe meanings except timestamps, which stay strings:
+dates and times in a rulebook are printed text.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import yaml
+
+from .model import Loc
+
+try:  # the C parser is the fast path; the pure-Python one only where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_SCALARS = yaml.constructor.SafeConstructor()
+
+
+class LocMap(dict):
+    __slots__ = ("loc", "keylocs")
+
+    def at(self, key) -> Loc:
+        """Where the value of `key` was written (the mapping itself if the key is absent)."""
+        return self.keylocs.get(key, self.loc)
+
+
+class LocList(list):
+    __slots__ = ("loc", "itemlocs")
+
+    def at(self, i: int) -> Loc:
+        return self.itemlocs[i] if 0 <= i < len(self.itemlocs) else self.loc
+
+
+class SourceError(Exception):
+    """A file that cannot be read as YAML: code, message, location and help."""
+
+    def __init__(self, code: str, message: str, loc: Loc, help: Optional[str] = None):
+        super().__init__(message)
+        self.code, self.message, self.loc, self.help = code, message, loc, help
+
+
+def _loc(file: str, mark) -> Loc:
+    return Loc(file, mark.line + 1, mark.column + 1) if mark is not None else Loc(file)
+
+
+MAX_NODES = 2_000_000  # aliases can make a small file expand enormously ("billion laughs")
+
+
+def _build(node, file: str, budget: list):
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise SourceError("HF006", f"document expands to more than {MAX_NODES} values (alias bomb?)",
+                          _loc(file, node.start_mark), "remove the recursive or repeated aliases")
+    if isinstance(node, yaml.ScalarNode):
+        tag = node.tag
+        if tag == _STR:
+            return node.value
+        if tag == _INT:
+            return _SCALARS.construct_yaml_int(node)
+        if tag == _FLOAT:
+            return _SCALARS.construct_yaml_float(node)
+        if tag == _BOOL:
+            return _SCALARS.construct_yaml_bool(node)
+        if tag == _NULL:
+            return None
+        return node.value  # timestamps and anything else: the text as written
+    if isinstance(node, yaml.SequenceNode):
+        out = LocList(_build(n, file, budget) for n in node.value)
+        out.loc = _loc(file, node.start_mark)
+        out.itemlocs = [_loc(file, n.start_mark) for n in node.value]
+        return out
+    if isinstance(node, yaml.MappingNode):
+        out = LocMap()
+        out.loc = _loc(file, node.start_mark)
+        out.keylocs = {}
+        for knode, vnode in node.value:
+            if not isinstance(knode, yaml.ScalarNode):
+                raise SourceError("HF002", "mapping keys must be plain scalars", _loc(file, knode.start_mark))
+            key = _build(knode, file, budget)
+            if key in out:
+                first = out.keylocs[key]
+                raise SourceError(
+                    "HF002", f"duplicate key {key!r} (first at line {first.line})",
+                    _loc(file, knode.start_mark),
+                    "YAML would silently keep only the last value; remove or rename one of them")
+            out[key] = _build(vnode, file, budget)
+            out.keylocs[key] = _loc(file, vnode.start_mark)
+        return out
+    raise SourceError("HF001", f"unsupported YAML node {node.tag}", _loc(file, node.start_mark))
+
+
+def load_text(data: bytes, file: str):
+    """Parse one YAML document from bytes; raise SourceError with a location on any problem."""
+    if len(data) > MAX_FILE_BYTES:
+        raise SourceError("HF006", f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB", Loc(file),
+                          "source files are small YAML documents; is this the right file?")
+    if b"\x00" in data:
+        raise SourceError("HF006", "file contains NUL bytes: not a YAML text file", Loc(file, 1, 1),
+                          "source files must be UTF-8 text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise SourceError("HF006", "file is not valid UTF-8", Loc(file, line, col),
+                          "save the file as UTF-8") from None
+    try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
+        raise SourceError("HF001", f"YAML syntax: {msg}", _loc(file, mark),
+                          "fix the YAML syntax at this position") from None
+    except yaml.YAMLError as e:
+        raise SourceError("HF001", f"YAML syntax: {e}", Loc(file, 1, 1), "fix the YAML syntax") from None
+    if node is None:
+        raise SourceError("HF003", "file is empty", Loc(file, 1, 1),
+                          "give the file its content or delete it")
+    try:
+        return _build(node, file, [MAX_NODES])
+    except RecursionError:
+        raise SourceError("HF001", "YAML nested too deeply", Loc(file, 1, 1)) from None
