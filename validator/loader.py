@@ -91,16 +91,20 @@ def load_game(path, apply_errata: bool = True) -> tuple[Optional[Game], list[Dia
     if any(d.severity == "error" for d in diags):
         return None, diags
 
-    errata_docs = [(rel, raw[rel]) for rel in rels if rel.startswith("errata/")]
+    # editorial corrections first: they mend misprints so that the publisher's errata find what they expect
+    errata_docs = sorted(((rel, raw[rel]) for rel in rels if rel.startswith("errata/")),
+                         key=lambda rd: rd[1].get("kind", "official") != "editorial")
     data_files = {rel: v for rel, v in raw.items() if not rel.startswith("errata/")}
     if apply_errata and errata_docs:
+        patched = {pt.get("file") for _, doc in errata_docs for it in doc.get("items") or ()
+                   for pt in it.get("patches") or ()}
         for p in apply_patches(data_files, errata_docs):
             diags.append(Diagnostic(
                 "HF801", "error", f"erratum {p.erratum} no longer applies: {p.message}", p.loc,
                 "the data no longer holds what this erratum corrects: update the patch's path/from, "
                 "or remove the erratum if the data already carries the correction"))
-        for rel, data in data_files.items():  # a patch must leave valid data behind
-            if not _schema_check(schemas.kind_of(rel), data, rel, diags):
+        for rel in sorted(patched & data_files.keys()):  # a patch must leave valid data behind
+            if not _schema_check(schemas.kind_of(rel), data_files[rel], rel, diags):
                 return None, diags
     try:
         game = build_game(root, data_files, errata_docs, apply_errata, tuple(rels))
@@ -177,7 +181,9 @@ def parse_rolls(roll) -> tuple[int, ...]:
 
 def _location(m) -> Location:
     w = m.get("within")
+    key = next((k for k in ("hex", "any_of", "range", "area", "within") if k in m), None)
     return Location(
+        loc=m.at(key) if key and isinstance(m, LocMap) else _loc(m),
         hex=m.get("hex"),
         any_of=_t(m.get("any_of")) or None,
         range=tuple(m["range"]) if m.get("range") else None,
@@ -190,7 +196,8 @@ def _location(m) -> Location:
 def _placements(items) -> tuple[Placement, ...]:
     out = []
     for p in items or ():
-        out.append(Placement(p["unit"], p.get("printed"), _t(p.get("state")), int(p.get("count") or 1), _loc(p)))
+        out.append(Placement(p["unit"], p.get("printed"), _t(p.get("state")), int(p.get("count") or 1),
+                             not ("count" in p and p["count"] is None), p.get("gap"), _loc(p)))
     return tuple(out)
 
 
@@ -202,7 +209,8 @@ def _ooa(o, source: str) -> OrderOfArrival:
     blocks = []
     for b in o.get("turns") or ():
         arrivals = tuple(
-            Arrival(_location(a["entry"]), a.get("formation"), _placements(a.get("units")), a.get("condition"), _loc(a))
+            Arrival(_location(a["entry"]), a.get("formation"), _placements(a.get("units")), a.get("condition"), _loc(a),
+                    a.get("gap"))
             for a in b.get("arrivals") or ())
         blocks.append(TurnBlock(str(b["turn"]), b.get("printed"), arrivals,
                                 tuple(_removal(r) for r in b.get("removals") or ()), _loc(b)))
@@ -333,7 +341,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
     scenarios = []
     for rel in sorted(k for k in files if k.startswith("scenarios/")):
         s = files[rel]
-        setup = tuple(SetupGroup(x["side"], x.get("formation"), _location(x), _placements(x.get("units")), _loc(x))
+        setup = tuple(SetupGroup(x["side"], x.get("formation"), _location(x), _placements(x.get("units")), _loc(x),
+                                 x.get("gap"))
                       for x in s.get("setup") or ())
         area = s.get("play_area")
         boxes = None if area is None else tuple(
@@ -358,7 +367,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             patches = tuple(Patch(pt["op"], pt["file"], tuple(pt["path"]), pt.get("from"), pt.get("to"),
                                   pt.get("value"), _loc(pt)) for pt in it.get("patches") or ())
             items.append(ErratumItem(str(it["id"]), it.get("section"), it["wording"], patches, _loc(it)))
-        errata.append(Errata(d["id"], d["title"], d.get("source"), d.get("date"), tuple(items), _loc(d)))
+        errata.append(Errata(d["id"], d["title"], d.get("source"), d.get("date"), tuple(items), _loc(d),
+                             d.get("kind", "official")))
 
     assumptions: list[Assumption] = []
     for rel, data in files.items():
@@ -379,7 +389,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
         id=g["id"], title=g["title"], publisher=g.get("publisher"), series=g.get("series"), root=str(root),
         counter_size_in=float(g.get("counter_size_in") or 0.5), factor_names=factor_names,
         sides=tuple(sides), turns=turns, phases=phases, dice=dice, rules=rules, gaps=gaps,
-        grid=grid, joins=joins, terrain=terrain, places=places, tec=tec, tables=tuple(tables),
+        grid=grid, rows_increase=files["map.yaml"].get("row_numbers_increase", "south"), joins=joins, terrain=terrain, places=places, tec=tec, tables=tuple(tables),
         formations=formations, units=units, markers=markers, orders_of_arrival=ooas,
         scenarios=tuple(scenarios), errata=tuple(errata), errata_applied=errata_applied,
         assumptions=tuple(assumptions), files=rels, loc=_loc(g), _index=index)

@@ -314,6 +314,7 @@ class Location:
     area: Optional[str] = None
     within: Optional[tuple[int, str]] = None  # (distance, hex)
     printed: Optional[str] = None
+    loc: Loc = NOWHERE                        # where the location value was written (or patched)
 
     def hex_refs(self) -> tuple[str, ...]:
         """Every hex ID this location names directly."""
@@ -349,7 +350,9 @@ class Placement:
     unit: str                                 # unit id
     printed: Optional[str]                    # the designation as printed in this list
     state: tuple[str, ...]                    # dg | reduced | ...
-    count: int
+    count: int                                # 1 when the list prints no count (see count_printed)
+    count_printed: bool = True
+    gap: Optional[str] = None                 # id of a declared gap this line stands for
     loc: Loc = NOWHERE
 
 
@@ -360,6 +363,7 @@ class SetupGroup:
     location: Location
     units: tuple[Placement, ...]
     loc: Loc = NOWHERE
+    gap: Optional[str] = None                 # a declared gap: the line's units are not printed
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,6 +373,7 @@ class Arrival:
     units: tuple[Placement, ...]
     condition: Optional[str]
     loc: Loc = NOWHERE
+    gap: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,6 +459,7 @@ class Errata:
     date: Optional[str]
     items: tuple[ErratumItem, ...]
     loc: Loc = NOWHERE
+    kind: str = "official"                    # official (the publisher's) | editorial (the tree's editors')
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +478,7 @@ class Game:
     rules: Rules
     gaps: tuple[Gap, ...]
     grid: Grid
+    rows_increase: str                        # "south" (row 1 at the top) or "north": how boards are drawn
     joins: tuple[dict, ...]
     terrain: Terrain
     places: Places

@@ -78,10 +78,10 @@ class Context:
                 out.append((s.hex, s.loc, "supply source", None))
         for o in g.orders_of_arrival:
             for _, _, a in self.arrivals_of(o):
-                out += [(x, a.loc, "arrival", None) for x in a.entry.hex_refs()]
+                out += [(x, a.entry.loc, "arrival", None) for x in a.entry.hex_refs()]
         for sc in g.scenarios:
             for grp in sc.setup:
-                out += [(x, grp.loc, "set-up", sc) for x in grp.location.hex_refs()]
+                out += [(x, grp.location.loc, "set-up", sc) for x in grp.location.hex_refs()]
             for d in sc.deployments:
                 for k in ("hex",):
                     if d.get(k):
@@ -90,7 +90,7 @@ class Context:
                     out.append((x, d["loc"], "deployment", sc))
             for o in sc.reinforcements:
                 for _, _, a in self.arrivals_of(o):
-                    out += [(x, a.loc, "arrival", sc) for x in a.entry.hex_refs()]
+                    out += [(x, a.entry.loc, "arrival", sc) for x in a.entry.hex_refs()]
             for x in (sc.victory or {}).get("hexes") or ():
                 out.append((x, sc.victory.get("loc", sc.loc), "victory hex", sc))
         self._memo["hex_refs"] = out

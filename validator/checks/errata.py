@@ -23,6 +23,19 @@ def errata_not_applied(ctx):
                                  f"({n} patch(es) skipped)")
 
 
+@check("HF703", "editorial-correction", "info",
+       "a correction by the tree's editors, not the publisher: review it; --as-printed skips it")
+def editorial_correction(ctx):
+    g = ctx.game
+    if not g.errata_applied:
+        return
+    for e in g.errata:
+        if e.kind == "editorial":
+            for it in e.items:
+                if it.patches:
+                    yield Finding(it.loc, f"editorial correction {it.id} applied (not published): {it.wording}")
+
+
 @check("HF901", "data-not-printed", "warning", "the rulebook refers to this data but does not print it")
 def data_not_printed(ctx):
     for gap in ctx.game.gaps:

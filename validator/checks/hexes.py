@@ -39,7 +39,7 @@ def outside_play_area(ctx):
         for grp in sc.setup:
             for h in grp.location.hex_refs():
                 if ctx.grid.exists(h) and h not in area:
-                    yield Finding(grp.loc, f"scenario {sc.id}: set-up hex {h} is outside the play area",
+                    yield Finding(grp.location.loc, f"scenario {sc.id}: set-up hex {h} is outside the play area",
                                   hexes=(h,), units=tuple(ctx.unit_label(p.unit, p.printed) for p in grp.units))
 
 

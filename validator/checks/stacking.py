@@ -113,3 +113,46 @@ def prohibited_terrain(ctx):
                     if cell is not None and str(cell).strip().upper() in ("P", "NA"):
                         yield Finding(grp.loc, f"scenario {sc.id}: {_label(ctx, p)} is set up in {t.name} ({h}), "
                                                f"prohibited to {mc} units", hexes=(h,), units=(_label(ctx, p),))
+
+
+def _location_hexes(ctx, location):
+    if location.hex:
+        return [location.hex]
+    if location.any_of:
+        return list(location.any_of)
+    if location.range:
+        return ctx.grid.line(*location.range)
+    if location.within:
+        return ctx.grid.within(location.within[1], location.within[0])
+    if location.area:
+        a = ctx.game.area(location.area)
+        return list(a.hexes) if a and a.hexes else None
+    return None
+
+
+@check("HF406", "no-room-to-place", "warning",
+       "more units are placed in these hexes than stacking allows; check the counts or the hexes")
+def no_room_to_place(ctx):
+    """A hex range or 'X or Y' line that cannot hold its units within the stacking limit."""
+    g = ctx.game
+    limit = g.rules.stacking_limit
+    if not limit:
+        return
+    lines = []
+    for sc in g.scenarios:
+        lines += [(f"scenario {sc.id} set-up", grp.location, grp.units, grp.loc) for grp in sc.setup
+                  if not grp.location.hex]
+        for o in sc.reinforcements:
+            lines += [(f"scenario {sc.id} turn {b.turn}", a.entry, a.units, a.loc) for _, b, a in ctx.arrivals_of(o)]
+    for o in g.orders_of_arrival:
+        lines += [(f"{o.side} turn {b.turn}", a.entry, a.units, a.loc) for _, b, a in ctx.arrivals_of(o)]
+    for where, location, units, loc in lines:
+        hexes = _location_hexes(ctx, location)
+        if not hexes:
+            continue
+        n = sum(p.count for p in units)
+        room = len(hexes) * limit
+        if n > room:
+            yield Finding(loc, f"{where}: {n} units placed in {location} ({len(hexes)} hex(es)), room for {room} "
+                               f"at {limit} per hex", hexes=tuple(hexes),
+                          units=tuple(ctx.unit_label(p.unit, p.printed) for p in units))

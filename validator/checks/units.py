@@ -179,21 +179,32 @@ def counter_mix_exceeded(ctx):
 
 
 @check("HF209", "empty-entry", "error",
-       "a printed line with a hex but no unit: find the missing unit or remove the line")
+       "a printed line with a hex but no unit: find the missing unit, remove the line, "
+       "or name the declared gap it stands for (`gap:`)")
 def empty_entry(ctx):
+    gaps = {gp.id for gp in ctx.game.gaps}
     for sc in ctx.game.scenarios:
         for grp in sc.setup:
-            if not grp.units:
+            if not grp.units and grp.gap not in gaps:
                 yield Finding(grp.loc, f"scenario {sc.id}: set-up line at {grp.location} names no unit",
                               hexes=grp.location.hex_refs())
         for o in sc.reinforcements:
             for _, b, a in ctx.arrivals_of(o):
-                if not a.units:
+                if not a.units and a.gap not in gaps:
                     yield Finding(a.loc, f"scenario {sc.id}: turn {b.turn} arrival at {a.entry} names no unit")
     for o in ctx.game.orders_of_arrival:
         for _, b, a in ctx.arrivals_of(o):
-            if not a.units:
+            if not a.units and a.gap not in gaps:
                 yield Finding(a.loc, f"{o.side} turn {b.turn}: arrival at {a.entry} names no unit")
+
+
+@check("HF210", "count-not-printed", "warning",
+       "the list gives no number of counters for this line; find it on the counter sheet")
+def count_not_printed(ctx):
+    for _, p, _, where in _placements(ctx):
+        if not p.count_printed:
+            yield Finding(p.loc, f"{where}: no count printed for {ctx.unit_label(p.unit, p.printed)}",
+                          units=(ctx.unit_label(p.unit, p.printed),))
 
 
 _FACTORS_HEAD = re.compile(r"^\s*(?:\d+\s*[×x]\s*)?(\S+)\s*(.*)$")

@@ -1,0 +1,52 @@
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+MINI = ROOT / "tests" / "fixtures" / "mini"
+SOURCE = ROOT / "source"
+sys.path.insert(0, str(ROOT))
+
+
+class Tree:
+    """A copy of a game tree in a temp dir that a test may edit."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def data(self, rel: str):
+        return yaml.safe_load((self.path / rel).read_text(encoding="utf-8"))
+
+    def write(self, rel: str, data) -> None:
+        (self.path / rel).write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+    def edit(self, rel: str, fn) -> None:
+        d = self.data(rel)
+        fn(d)  # mutates in place; whatever it returns is ignored
+        self.write(rel, d)
+
+    def text(self, rel: str, text) -> None:
+        p = self.path / rel
+        if isinstance(text, bytes):
+            p.write_bytes(text)
+        else:
+            p.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def mini(tmp_path) -> Tree:
+    dst = tmp_path / "mini"
+    shutil.copytree(MINI, dst)
+    return Tree(dst)
+
+
+def copy_game(tmp_path, name: str) -> Tree:
+    src = SOURCE / name
+    if not (src / "game.yaml").exists():
+        pytest.skip(f"source/{name} is not in this checkout")
+    dst = tmp_path / name
+    shutil.copytree(src, dst)
+    return Tree(dst)

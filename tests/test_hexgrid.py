@@ -1,0 +1,112 @@
+"""Hex geometry: the three printed ID schemes, neighbours, distance, seams — with property tests."""
+from hypothesis import given, settings, strategies as st
+
+from validator.hexgrid import Board, Grid, column_letters, letters_column
+
+BULGE = Grid("letters", "columns", "odd", (Board("", (1, 50), (1, 35)),))
+AACHEN = Grid("column-row", "columns", "even", (Board("", (1, 30), (1, 34)),))
+ARD2 = Grid("map-column.row", "columns", "even",
+            (Board("A", (1, 40), (0, 52), (0, 0)), Board("B", (1, 40), (0, 52), (40, 0))))
+ROWS = Grid("column-row", "rows", "odd", (Board("", (1, 20), (1, 20)),))
+GRIDS = [BULGE, AACHEN, ARD2, ROWS]
+
+
+def test_printed_ids_parse_and_format_back():
+    for g, ids in ((BULGE, ["TT15", "UU1", "W2", "A1", "XX16", "ZZ3"]), (AACHEN, ["0409", "3028", "0102"]),
+                   (ARD2, ["B27.49", "A29.00", "B1.11", "A40.10"])):
+        for i in ids:
+            h = g.parse(i)
+            assert h is not None and g.format(h) == i
+
+
+def test_non_canonical_ids_are_refused():
+    assert BULGE.parse("UU01") is None      # rows are unpadded on the Bulge map
+    assert BULGE.parse("AB3") is None       # doubled letters only
+    assert AACHEN.parse("409") is None
+    assert ARD2.parse("B27.4") is None and ARD2.parse("B027.49") is None
+
+
+def test_letter_columns():
+    assert [column_letters(n) for n in (1, 26, 27, 46, 50)] == ["A", "Z", "AA", "TT", "XX"]
+    assert all(letters_column(column_letters(n)) == n for n in range(1, 53))
+
+
+def test_ardennes_seam_b1_meets_a40():
+    # Errata 2: the track in B1.11 connects with the road in A40.10
+    assert ARD2.adjacent("A40.10", "B1.11")
+    assert "B1.11" in ARD2.neighbours("A40.10") and "A40.10" in ARD2.neighbours("B1.11")
+    assert ARD2.distance("A39.10", "B2.10") == 3
+
+
+def test_edges_have_fewer_neighbours():
+    assert len(BULGE.neighbours("A1")) == 2 or len(BULGE.neighbours("A1")) == 3
+    assert len(BULGE.neighbours("TT15")) == 6
+
+
+def test_range_on_a_column_is_every_hex_between():
+    assert AACHEN.line("0102", "0109") == [f"01{r:02d}" for r in range(2, 10)]
+
+
+def _hexes(g):
+    return st.sampled_from(sorted(g.hexes()))
+
+
+@st.composite
+def grid_and_hexes(draw, n=3):
+    g = draw(st.sampled_from(GRIDS))
+    return (g,) + tuple(draw(_hexes(g)) for _ in range(n))
+
+
+@settings(max_examples=300, deadline=None)
+@given(grid_and_hexes(1))
+def test_round_trip(gh):
+    g, h = gh
+    assert g.format(g.parse(h)) == h and g.exists(h)
+
+
+@settings(max_examples=300, deadline=None)
+@given(grid_and_hexes(2))
+def test_distance_symmetric_and_zero_only_on_itself(gh):
+    g, a, b = gh
+    assert g.distance(a, b) == g.distance(b, a)
+    assert (g.distance(a, b) == 0) == (a == b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(grid_and_hexes(3))
+def test_triangle_inequality(gh):
+    g, a, b, c = gh
+    assert g.distance(a, c) <= g.distance(a, b) + g.distance(b, c)
+
+
+@settings(max_examples=200, deadline=None)
+@given(grid_and_hexes(1))
+def test_neighbours_are_mutual_and_at_distance_one(gh):
+    g, a = gh
+    ns = g.neighbours(a)
+    assert 2 <= len(ns) <= 6 and len(set(ns)) == len(ns)
+    for n in ns:
+        assert g.distance(a, n) == 1 and a in g.neighbours(n)
+        assert g.hexside(a, n) == g.hexside(n, a)
+        assert (g.direction(a, n) + 3) % 6 == g.direction(n, a)
+
+
+@settings(max_examples=100, deadline=None)
+@given(grid_and_hexes(1), st.integers(0, 3))
+def test_within_is_exactly_the_hexes_at_distance_n(gh, n):
+    g, a = gh
+    got = set(g.within(a, n))
+    assert all(g.distance(a, x) <= n for x in got)
+    assert set(g.neighbours(a)) <= got or n == 0
+    if n == 1:
+        assert got == set(g.neighbours(a)) | {a}
+
+
+@settings(max_examples=200, deadline=None)
+@given(grid_and_hexes(2))
+def test_line_is_connected_and_shortest(gh):
+    g, a, b = gh
+    ln = g.line(a, b)
+    assert ln[0] == a and ln[-1] == b
+    assert len(ln) == g.distance(a, b) + 1 or not all(g.exists(x) for x in ln)
+    assert all(g.adjacent(x, y) for x, y in zip(ln, ln[1:]))
