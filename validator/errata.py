@@ -19,6 +19,7 @@ class PatchProblem:
     message: str
     loc: Loc
     erratum: str
+    acknowledged: Optional[str] = None
 
 
 def _matches(element, selector: dict) -> bool:
@@ -69,7 +70,7 @@ def apply_errata(files: dict[str, object], errata_docs: list[tuple[str, dict]]) 
                 why = _apply(files, patch)
                 if why:
                     problems.append(PatchProblem(why, getattr(patch, "loc", Loc("")),
-                                                 f"{doc.get('id')} {item.get('id')}"))
+                                                 f"{doc.get('id')} {item.get('id')}", item.get("acknowledged")))
     return problems
 
 

@@ -99,6 +99,12 @@ def load_game(path, apply_errata: bool = True) -> tuple[Optional[Game], list[Dia
         patched = {pt.get("file") for _, doc in errata_docs for it in doc.get("items") or ()
                    for pt in it.get("patches") or ()}
         for p in apply_patches(data_files, errata_docs):
+            if p.acknowledged:
+                diags.append(Diagnostic(
+                    "HF801", "warning", f"erratum {p.erratum} does not apply to the printed data: {p.message} "
+                    f"(acknowledged: {p.acknowledged})", p.loc,
+                    "the publisher's erratum names data the rulebook does not print; it stays unapplied"))
+                continue
             diags.append(Diagnostic(
                 "HF801", "error", f"erratum {p.erratum} no longer applies: {p.message}", p.loc,
                 "the data no longer holds what this erratum corrects: update the patch's path/from, "
@@ -181,13 +187,14 @@ def parse_rolls(roll) -> tuple[int, ...]:
 
 def _location(m) -> Location:
     w = m.get("within")
-    key = next((k for k in ("hex", "any_of", "range", "area", "within") if k in m), None)
+    key = next((k for k in schemas.LOCATION_KEYS if k in m), None)
     return Location(
         loc=m.at(key) if key and isinstance(m, LocMap) else _loc(m),
         hex=m.get("hex"),
         any_of=_t(m.get("any_of")) or None,
         range=tuple(m["range"]) if m.get("range") else None,
         area=m.get("area"),
+        any_area=_t(m.get("any_area")) or None,
         within=(w["distance"], w["of"]) if w else None,
         printed=m.get("printed_location"),
     )
@@ -325,12 +332,13 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             _loc(x)))
 
     c = files.get("counters.yaml") or {}
+    default_steps = int(c.get("default_steps") or 1)
     formations = tuple(Formation(x["id"], x["name"], x["side"], x.get("nationality"), _loc(x))
                        for x in c.get("formations") or ())
     units = tuple(
         Unit(x["id"], x["name"], x.get("label"), x["side"], x.get("nationality"), x.get("formation"),
              x["type"], x.get("size"), parse_factors(x.get("factors"), factor_names), x.get("movement_class"),
-             x.get("range"), int(x.get("steps") or 1), parse_factors(x.get("reduced"), factor_names),
+             x.get("range"), int(x.get("steps") or default_steps), parse_factors(x.get("reduced"), factor_names),
              _t(x.get("flags")), x.get("count", 1), x.get("provenance", "printed"), _loc(x))
         for x in c.get("units") or ())
     markers = tuple(Marker(x["id"], x["name"], x.get("count"), _loc(x)) for x in c.get("markers") or ())
@@ -352,6 +360,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             str(s["id"]), s["name"], s.get("rule"), _t(s.get("boards")) or tuple(b.id for b in grid.boards),
             boxes, s.get("first_turn"), s.get("last_turn"), setup, bool(s.get("setup_printed", True)),
             tuple(dict(d) | {"loc": _loc(d)} for d in s.get("deployments") or ()),
+            tuple(MapFeature(x["kind"], x["hex"], x.get("side"), x.get("unit"), x.get("rule"), _loc(x))
+                  for x in s.get("features") or ()),
             _t(s.get("orders_of_arrival")),
             tuple(_ooa(o, "scenario") for o in s.get("reinforcements") or ()),
             tuple(_removal(rm) for rm in s.get("removals") or ()),
@@ -366,7 +376,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
         for it in d["items"]:
             patches = tuple(Patch(pt["op"], pt["file"], tuple(pt["path"]), pt.get("from"), pt.get("to"),
                                   pt.get("value"), _loc(pt)) for pt in it.get("patches") or ())
-            items.append(ErratumItem(str(it["id"]), it.get("section"), it["wording"], patches, _loc(it)))
+            items.append(ErratumItem(str(it["id"]), it.get("section"), it["wording"], patches, _loc(it),
+                                     it.get("acknowledged")))
         errata.append(Errata(d["id"], d["title"], d.get("source"), d.get("date"), tuple(items), _loc(d),
                              d.get("kind", "official")))
 

@@ -312,6 +312,7 @@ class Location:
     any_of: Optional[tuple[str, ...]] = None
     range: Optional[tuple[str, str]] = None
     area: Optional[str] = None
+    any_area: Optional[tuple[str, ...]] = None  # "N or O": one of these areas
     within: Optional[tuple[int, str]] = None  # (distance, hex)
     printed: Optional[str] = None
     loc: Loc = NOWHERE                        # where the location value was written (or patched)
@@ -339,6 +340,8 @@ class Location:
             return f"{self.range[0]} to {self.range[1]}"
         if self.area:
             return f"area {self.area}"
+        if self.any_area:
+            return "area " + " or ".join(self.any_area)
         if self.within:
             return f"w/i {self.within[0]} {self.within[1]}"
         return "?"
@@ -422,6 +425,7 @@ class Scenario:
     setup: tuple[SetupGroup, ...]
     setup_printed: bool                       # False when the set-up is declared not printed
     deployments: tuple[dict, ...]             # printed groups placed by area, units not listed (Bulge "Units A")
+    features: tuple["MapFeature", ...]        # markers this scenario puts on the map (blown bridges ...)
     orders_of_arrival: tuple[str, ...]        # sides using the game's orders of arrival
     reinforcements: tuple[OrderOfArrival, ...]
     removals: tuple[Removal, ...]
@@ -449,6 +453,7 @@ class ErratumItem:
     wording: str
     patches: tuple[Patch, ...]
     loc: Loc = NOWHERE
+    acknowledged: Optional[str] = None        # why the tree knows this erratum does not apply
 
 
 @dataclass(frozen=True, slots=True)

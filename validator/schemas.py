@@ -35,6 +35,7 @@ def _obj(required=(), extra_ok=False, **props):
     return o
 
 
+LOCATION_KEYS = ("hex", "any_of", "range", "area", "any_area", "within")
 _hex = {"type": "string", "minLength": 1, "description": "a hex ID exactly as printed (quote it)"}
 _hexes = {"type": "array", "items": {"$ref": "#/$defs/hex"}}
 _turn = {"type": "string", "minLength": 1, "description": "a turn id as printed on the turn track (quote it)"}
@@ -58,12 +59,13 @@ _DEFS = {
             "any_of": {**_hexes, "minItems": 1},
             "range": {**_hexes, "minItems": 2, "maxItems": 2},
             "area": _s,
+            "any_area": {**_strs, "minItems": 2},
             "within": _obj(["distance", "of"], distance={"type": "integer", "minimum": 0},
                            of={"$ref": "#/$defs/hex"}),
             "printed_location": _sn,
         },
         "additionalProperties": False,
-        "oneOf": [{"required": [k]} for k in ("hex", "any_of", "range", "area", "within")],
+        "oneOf": [{"required": [k]} for k in LOCATION_KEYS],
     },
     "arrival": _obj(
         ["entry"],
@@ -212,6 +214,7 @@ TABLES = _obj(
 
 COUNTERS = _obj(
     ["units"],
+    default_steps={"type": "integer", "minimum": 1, "maximum": 9},
     formations={"type": "array", "items": _obj(
         ["id", "name", "side"], id=_s, name=_s, side=_s, nationality=_sn, parent=_sn)},
     units={"type": "array", "items": _obj(
@@ -240,13 +243,15 @@ SCENARIO = _obj(
         "type": "object",
         "properties": {
             **_common, "side": _s, "formation": _sn, "units": {"$ref": "#/$defs/placements"}, "gap": _sn,
-            **{k: True for k in ("hex", "any_of", "range", "area", "within", "printed_location")},
+            **{k: True for k in LOCATION_KEYS + ("printed_location",)},
         },
         "required": ["side", "units"],
         "additionalProperties": False,
         "allOf": [{"$ref": "#/$defs/location_fields"}],  # no siblings beside $ref: draft-07 would ignore them
     }},
     deployments={"type": "array", "items": {"type": "object"}},
+    features={"type": "array", "items": _obj(
+        ["kind", "hex"], kind=_s, hex={"$ref": "#/$defs/hex"}, side=_sn, unit=_sn, place=_sn, marker=_sn)},
     reinforcements={"type": "array", "items": {"$ref": "#/$defs/ooa"}},
     removals={"type": "array", "items": {"$ref": "#/$defs/removal"}},
     supply_sources={"type": "array", "items": {"type": "object"}},
@@ -268,6 +273,7 @@ ERRATA = _obj(
     kind={"enum": ["official", "editorial"]},
     items={"type": "array", "items": _obj(
         ["id", "wording", "patches"], id=_s, section=_sn, wording=_s,
+        acknowledged=_sn,
         patches={"type": "array", "items": _patch})},
 )
 
@@ -278,7 +284,7 @@ KINDS = {
 
 # A location inside a set-up group: the same one-of rule as a standalone location.
 _DEFS["location_fields"] = {
-    "oneOf": [{"required": [k]} for k in ("hex", "any_of", "range", "area", "within")],
+    "oneOf": [{"required": [k]} for k in LOCATION_KEYS],
     "properties": _DEFS["location"]["properties"],
 }
 
@@ -330,7 +336,7 @@ def _describe(err) -> str:
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
     msg = err.message
     if err.validator == "oneOf" and isinstance(err.instance, dict):
-        msg = "needs exactly one location: hex, any_of, range, area or within"
+        msg = "needs exactly one location: " + ", ".join(LOCATION_KEYS)
     if err.validator == "additionalProperties":
         msg = msg.replace("Additional properties are not allowed", "unknown field(s)")
     return f"{where}: {msg}" if where else msg

@@ -28,19 +28,40 @@ _NULL = "tag:yaml.org,2002:null"
 _SCALARS = yaml.constructor.SafeConstructor()
 
 
+def _as_loc(file: str, p) -> Loc:
+    if isinstance(p, Loc):
+        return p
+    return Loc(file, p.line + 1, p.column + 1)  # a YAML mark
+
+
 class LocMap(dict):
-    __slots__ = ("loc", "keylocs")
+    """A mapping that knows where it and each of its values were written.
+
+    Positions are kept as (line, column) pairs and turned into `Loc`s only when asked for: a game
+    tree has tens of thousands of values and few of them are ever reported. A value an erratum
+    wrote carries the erratum's own `Loc` instead.
+    """
+    __slots__ = ("file", "pos", "keylocs")
+
+    @property
+    def loc(self) -> Loc:
+        return Loc(self.file, *self.pos)
 
     def at(self, key) -> Loc:
         """Where the value of `key` was written (the mapping itself if the key is absent)."""
-        return self.keylocs.get(key, self.loc)
+        p = self.keylocs.get(key)
+        return self.loc if p is None else _as_loc(self.file, p)
 
 
 class LocList(list):
-    __slots__ = ("loc", "itemlocs")
+    __slots__ = ("file", "pos", "itemlocs")
+
+    @property
+    def loc(self) -> Loc:
+        return Loc(self.file, *self.pos)
 
     def at(self, i: int) -> Loc:
-        return self.itemlocs[i] if 0 <= i < len(self.itemlocs) else self.loc
+        return _as_loc(self.file, self.itemlocs[i]) if 0 <= i < len(self.itemlocs) else self.loc
 
 
 class SourceError(Exception):
@@ -55,48 +76,65 @@ def _loc(file: str, mark) -> Loc:
     return Loc(file, mark.line + 1, mark.column + 1) if mark is not None else Loc(file)
 
 
+def _pos(mark) -> tuple[int, int]:
+    return mark.line + 1, mark.column + 1
+
+
 MAX_NODES = 2_000_000  # aliases can make a small file expand enormously ("billion laughs")
+
+_ScalarNode, _SequenceNode, _MappingNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+
+
+def _scalar(node):
+    tag = node.tag
+    if tag == _STR:
+        return node.value
+    if tag == _INT:
+        return _SCALARS.construct_yaml_int(node)
+    if tag == _FLOAT:
+        return _SCALARS.construct_yaml_float(node)
+    if tag == _BOOL:
+        return _SCALARS.construct_yaml_bool(node)
+    if tag == _NULL:
+        return None
+    return node.value  # timestamps and anything else: the text as written
 
 
 def _build(node, file: str, budget: list):
+    """Plain values from a composed node tree; positions kept as YAML marks (see LocMap)."""
     budget[0] -= 1
     if budget[0] < 0:
         raise SourceError("HF006", f"document expands to more than {MAX_NODES} values (alias bomb?)",
                           _loc(file, node.start_mark), "remove the recursive or repeated aliases")
-    if isinstance(node, yaml.ScalarNode):
-        tag = node.tag
-        if tag == _STR:
-            return node.value
-        if tag == _INT:
-            return _SCALARS.construct_yaml_int(node)
-        if tag == _FLOAT:
-            return _SCALARS.construct_yaml_float(node)
-        if tag == _BOOL:
-            return _SCALARS.construct_yaml_bool(node)
-        if tag == _NULL:
-            return None
-        return node.value  # timestamps and anything else: the text as written
-    if isinstance(node, yaml.SequenceNode):
-        out = LocList(_build(n, file, budget) for n in node.value)
-        out.loc = _loc(file, node.start_mark)
-        out.itemlocs = [_loc(file, n.start_mark) for n in node.value]
+    cls = type(node)
+    if cls is _ScalarNode:
+        return _scalar(node)
+    if cls is _SequenceNode:
+        out = LocList()
+        marks = []
+        for n in node.value:
+            out.append(_scalar(n) if type(n) is _ScalarNode else _build(n, file, budget))
+            marks.append(n.start_mark)
+        budget[0] -= len(marks)
+        out.file, out.pos, out.itemlocs = file, (node.start_mark.line + 1, node.start_mark.column + 1), marks
         return out
-    if isinstance(node, yaml.MappingNode):
+    if cls is _MappingNode:
         out = LocMap()
-        out.loc = _loc(file, node.start_mark)
-        out.keylocs = {}
+        keylocs = {}
+        out.file, out.pos, out.keylocs = file, (node.start_mark.line + 1, node.start_mark.column + 1), keylocs
         for knode, vnode in node.value:
-            if not isinstance(knode, yaml.ScalarNode):
+            if type(knode) is not _ScalarNode:
                 raise SourceError("HF002", "mapping keys must be plain scalars", _loc(file, knode.start_mark))
-            key = _build(knode, file, budget)
-            if key in out:
-                first = out.keylocs[key]
+            key = _scalar(knode)
+            if key in keylocs:
+                first = out.at(key)
                 raise SourceError(
                     "HF002", f"duplicate key {key!r} (first at line {first.line})",
                     _loc(file, knode.start_mark),
                     "YAML would silently keep only the last value; remove or rename one of them")
-            out[key] = _build(vnode, file, budget)
-            out.keylocs[key] = _loc(file, vnode.start_mark)
+            out[key] = _scalar(vnode) if type(vnode) is _ScalarNode else _build(vnode, file, budget)
+            keylocs[key] = vnode.start_mark
+        budget[0] -= len(keylocs)
         return out
     raise SourceError("HF001", f"unsupported YAML node {node.tag}", _loc(file, node.start_mark))
 

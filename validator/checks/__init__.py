@@ -91,6 +91,8 @@ class Context:
             for o in sc.reinforcements:
                 for _, _, a in self.arrivals_of(o):
                     out += [(x, a.entry.loc, "arrival", sc) for x in a.entry.hex_refs()]
+            for f in sc.features:
+                out.append((f.hex, f.loc, f.kind, sc))
             for x in (sc.victory or {}).get("hexes") or ():
                 out.append((x, sc.victory.get("loc", sc.loc), "victory hex", sc))
         self._memo["hex_refs"] = out

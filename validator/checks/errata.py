@@ -45,8 +45,18 @@ def data_not_printed(ctx):
 
 @check("HF902", "value-not-printed", "info", "this value is inferred or assumed, not printed; confirm it")
 def value_not_printed(ctx):
+    # one note per file and kind: a manifest inferred unit by unit would otherwise bury the report
+    groups: dict = {}
     for a in ctx.game.assumptions:
-        yield Finding(a.loc, f"{a.provenance}: {a.what}" + (f" — {a.note}" if a.note else ""))
+        groups.setdefault((a.loc.file, a.provenance), []).append(a)
+    for (_, prov), items in groups.items():
+        if len(items) <= 3:
+            for a in items:
+                yield Finding(a.loc, f"{a.provenance}: {a.what}" + (f" — {a.note}" if a.note else ""))
+        else:
+            names = ", ".join(a.what.split(": ", 1)[-1] for a in items[:3])
+            yield Finding(items[0].loc, f"{prov}: {len(items)} entries of {items[0].loc.file} ({names}, …); "
+                                        "each says why in its note")
 
 
 @check("HF903", "setup-not-printed", "info", "the scenario's set-up is not printed in the rulebook")

@@ -84,8 +84,9 @@ def unknown_area(ctx):
                 yield from ([] if g.area(d["area"]) else
                             [Finding(d["loc"], f"scenario {sc.id}: deployment area {d['area']!r} is not declared")])
     for location, loc in locs:
-        if location.area and g.area(location.area) is None:
-            yield Finding(loc, f"area {location.area!r} is not declared in places.yaml")
+        for a in ((location.area,) if location.area else ()) + (location.any_area or ()):
+            if g.area(a) is None:
+                yield Finding(loc, f"area {a!r} is not declared in places.yaml")
 
 
 @check("HF107", "area-without-hexes", "info",

@@ -136,22 +136,22 @@ def terrain_not_in_tec(ctx):
     if g.tec is None:
         return
     known = {t.id for t in g.tec.terrain}
-    missing = set(g.tec.missing)
+    missing = {m.strip().lower() for m in g.tec.missing}  # rows the tree declares absent, by id or name
     if g.terrain.default and g.terrain.default not in known:
         yield Finding(g.terrain.loc, f"default terrain {g.terrain.default!r} is not in the TEC")
     for h in g.terrain.hexes:
         for tid in h.terrain:
             if tid not in known:
-                sev = "warning" if tid in missing else None
+                sev = "warning" if tid.lower() in missing else None
                 yield Finding(h.loc, f"hex {h.hex}: terrain {tid!r} is not in the TEC", hexes=(h.hex,), severity=sev)
     for hs in g.terrain.hexsides:
         if hs.feature not in known:
             yield Finding(hs.loc, f"hexside feature {hs.feature!r} is not in the TEC", hexes=hs.between,
-                          severity="warning" if hs.feature in missing else None)
+                          severity="warning" if hs.feature.lower() in missing else None)
     for p in g.terrain.paths:
         if p.feature not in known:
             yield Finding(p.loc, f"path feature {p.feature!r} is not in the TEC",
-                          severity="warning" if p.feature in missing else None)
+                          severity="warning" if p.feature.lower() in missing else None)
 
 
 @check("HF609", "victory-hex-without-value", "warning", "give the victory hex its printed value")

@@ -220,6 +220,18 @@ def _norm(s: str) -> str:
     return " ".join(s.replace("( ", "(").replace(" )", ")").split()).lower()
 
 
+_LAST_GROUP = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
+
+
+def _designation(text: str) -> tuple[str, frozenset]:
+    """'Inf Bn(+) (A/26, B/26)' -> ('inf bn(+)', {'a/26', 'b/26'}): the kind and the printed IDs."""
+    t = _norm(text)
+    m = _LAST_GROUP.match(t)
+    if not m:
+        return t, frozenset()
+    return m.group(1), frozenset(x.strip() for x in m.group(2).split(",") if x.strip())
+
+
 @check("HF301", "values-differ", "warning",
        "the same unit must carry the same values everywhere; check the counter and correct the list")
 def values_differ(ctx):
@@ -242,9 +254,10 @@ def designation_differs(ctx):
         u = g.unit(p.unit)
         if not (u and p.printed):
             continue
-        _, rest = _split_printed(p.printed)
-        _, urest = _split_printed(u.name)
-        if rest and urest and _norm(rest) != _norm(urest):
+        kind, ids = _designation(_split_printed(p.printed)[1])
+        ukind, uids = _designation(_split_printed(u.name)[1])
+        # a list line may print several units of one kind at once: "Inf Bn(+) (A/26, B/26)"
+        if kind != ukind or not uids <= ids:
             yield Finding(p.loc, f"{where}: printed as {p.printed!r}, the manifest says {u.name!r}",
                           units=(p.printed,))
 
