@@ -1,0 +1,69 @@
+"""The command line: schema export, check listing, JSON contract, layering."""
+import ast
+import json
+from pathlib import Path
+
+import jsonschema
+import yaml
+from click.testing import CliRunner
+
+from compiler.cli import main
+from conftest import MINI, ROOT, SOURCE
+from validator.schemas import kind_of
+
+RUN = CliRunner()
+
+
+def test_schema_export_gives_valid_2020_12_schemas_that_accept_the_bundled_trees(tmp_path):
+    r = RUN.invoke(main, ["schema", str(tmp_path)])
+    assert r.exit_code == 0
+    schemas = {p.name.split(".")[0]: json.loads(p.read_text()) for p in tmp_path.glob("*.schema.json")}
+    assert set(schemas) == {"game", "map", "terrain", "places", "tec", "tables", "counters",
+                            "orders-of-arrival", "scenario", "errata"}
+    for s in schemas.values():
+        jsonschema.Draft202012Validator.check_schema(s)
+    checked = 0
+    for tree in [MINI] + sorted(p.parent for p in SOURCE.glob("*/game.yaml")):
+        for f in sorted(tree.rglob("*.yaml")):
+            kind = kind_of(f.relative_to(tree).as_posix())
+            data = yaml.safe_load(f.read_text(encoding="utf-8"))
+            errors = list(jsonschema.Draft202012Validator(schemas[kind]).iter_errors(data))
+            assert errors == [], f"{f}: {errors[0].message}"
+            checked += 1
+    assert checked >= 10
+
+
+def test_checks_listing_has_stable_unique_codes():
+    r = RUN.invoke(main, ["checks", "--format", "json"])
+    rows = json.loads(r.output)
+    codes = [x["code"] for x in rows]
+    assert len(codes) == len(set(codes)) >= 40
+    assert all(x["help"] and x["severity"] in ("error", "warning", "info") for x in rows)
+
+
+def test_json_output_contract(tmp_path):
+    r = RUN.invoke(main, ["check", str(MINI), "--format", "json", "--as-printed"])
+    out = json.loads(r.output)
+    assert set(out) == {"diagnostics", "summary"}
+    assert set(out["summary"]) >= {"errors", "warnings", "files", "units", "hexes"}
+    (d,) = out["diagnostics"]
+    assert set(d) == {"code", "severity", "message", "help", "file", "line", "column", "hexes", "units"}
+
+
+def test_text_output_has_location_severity_code_and_help(mini):
+    mini.edit("scenarios/s1.yaml", lambda d: d["setup"][0].update(hex="1111"))
+    r = RUN.invoke(main, ["check", str(mini.path)])
+    assert r.exit_code == 1
+    first, help_line = r.output.splitlines()[:2]
+    assert first.startswith("scenarios/s1.yaml:") and ": error[HF102] " in first
+    assert help_line.startswith("  = help: ")
+    assert "\x1b[" not in r.output  # no colour when not on a terminal
+
+
+def test_validator_never_imports_compiler():
+    for f in (ROOT / "validator").rglob("*.py"):
+        tree = ast.parse(f.read_text())
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not any(n.split(".")[0] == "compiler" for n in names), f
