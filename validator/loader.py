@@ -185,6 +185,15 @@ def parse_rolls(roll) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _table_notes(notes) -> tuple[str, ...]:
+    """Footnotes as printed: a list of strings, or a mapping of marker -> text ("*": "...")."""
+    if not notes:
+        return ()
+    if isinstance(notes, dict):
+        return tuple(f"{k} {v}" if k else str(v) for k, v in notes.items())
+    return tuple(str(n) for n in notes)
+
+
 def _location(m) -> Location:
     w = m.get("within")
     key = next((k for k in schemas.LOCATION_KEYS if k in m), None)
@@ -261,8 +270,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
     factor_names = tuple(g.get("factors") or ("attack", "defense", "movement"))
     sides = []
     for s in g["sides"]:
-        nats = tuple(Nationality(n["id"], n["name"], s["id"], n.get("colour") or "#cccccc",
-                                 n.get("text_colour") or "#000000", _loc(n)) for n in s["nationalities"])
+        nats = tuple(Nationality(n["id"], n["name"], s["id"], n.get("colour"), n.get("text_colour"), _loc(n))
+                     for n in s["nationalities"])
         sides.append(Side(s["id"], s["name"], nats, _loc(s)))
     turns = tuple(Turn(str(t["id"]), i, t.get("date"), t.get("time"), _loc(t)) for i, t in enumerate(g["turns"]))
     phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p)) for p in g.get("sequence_of_play") or ())
@@ -329,7 +338,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             tuple(DRM(d["value"], d["when"], d.get("rule")) for d in x.get("drm") or ()),
             x.get("reconstruction"), _t(x.get("uncertain")), bool(x.get("complete", True)),
             {**dict(x.get("extra") or {}), **({"missing": list(x["missing"])} if x.get("missing") else {})},
-            _loc(x)))
+            _loc(x), _table_notes(x.get("notes"))))
 
     c = files.get("counters.yaml") or {}
     default_steps = int(c.get("default_steps") or 1)
@@ -341,7 +350,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
              x.get("range"), int(x.get("steps") or default_steps), parse_factors(x.get("reduced"), factor_names),
              _t(x.get("flags")), x.get("count", 1), x.get("provenance", "printed"), _loc(x))
         for x in c.get("units") or ())
-    markers = tuple(Marker(x["id"], x["name"], x.get("count"), _loc(x)) for x in c.get("markers") or ())
+    markers = tuple(Marker(x["id"], x["name"], x.get("count"), _loc(x), x.get("side")) for x in c.get("markers") or ())
 
     ooas = tuple(_ooa(o, "orders-of-arrival")
                  for o in (files.get("orders-of-arrival.yaml") or {}).get("orders_of_arrival") or ())

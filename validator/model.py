@@ -31,8 +31,8 @@ class Nationality:
     id: str
     name: str
     side: str
-    colour: str
-    text_colour: str
+    colour: Optional[str]                     # "#rrggbb"; None where the rulebook prints no colour
+    text_colour: Optional[str]
     loc: Loc = NOWHERE
 
 
@@ -254,6 +254,7 @@ class Table:
     complete: bool
     extra: dict                               # other printed header rows (e.g. terrain rows of Aachen's CRT)
     loc: Loc = NOWHERE
+    notes: tuple[str, ...] = ()               # footnotes printed with the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +304,7 @@ class Marker:
     name: str
     count: Optional[int]
     loc: Loc = NOWHERE
+    side: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)

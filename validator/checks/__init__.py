@@ -109,18 +109,28 @@ class Context:
         """(set-up group, placement) for every unit line of a scenario's set-up."""
         return [(grp, p) for grp in sc.setup for p in grp.units]
 
-    def play_area(self, sc) -> Optional[set[str]]:
-        """The hexes in play in a scenario (None when every hex of its boards is)."""
+    def in_play(self, sc):
+        """A predicate: is a hex in the scenario's play area? (None when every hex of every board is.)"""
         key = ("area", sc.id)
         if key not in self._memo:
-            from ..hexgrid import hexes_in_boxes
-            if sc.play_area is None:
-                area = None
-                if set(sc.boards) != {b.id for b in self.grid.boards}:
-                    area = {h for h in self.grid.hexes() if self.grid.board_of(h) in sc.boards}
+            grid = self.grid
+            boxes = sc.play_area
+            boards = set(sc.boards)
+            if boxes is None and boards == {b.id for b in grid.boards}:
+                pred = None
             else:
-                area = hexes_in_boxes(self.grid, sc.play_area)
-            self._memo[key] = area
+                def pred(h, boxes=boxes, boards=boards):
+                    x = grid.parse(h)
+                    if x is None or x.board not in boards and boxes is None:
+                        return False
+                    if boxes is None:
+                        return True
+                    return any((b.board is None or b.board == x.board)
+                               and (b.columns[0] is None or x.column >= b.columns[0])
+                               and (b.columns[1] is None or x.column <= b.columns[1])
+                               and (b.rows[0] is None or x.row >= b.rows[0])
+                               and (b.rows[1] is None or x.row <= b.rows[1]) for b in boxes)
+            self._memo[key] = pred
         return self._memo[key]
 
     def unit_label(self, uid: str, printed: Optional[str] = None) -> str:

@@ -33,12 +33,12 @@ def hex_off_map(ctx):
        "set the unit up inside the scenario's play area, or correct the play area")
 def outside_play_area(ctx):
     for sc in ctx.game.scenarios:
-        area = ctx.play_area(sc)
-        if area is None:
+        in_play = ctx.in_play(sc)
+        if in_play is None:
             continue
         for grp in sc.setup:
             for h in grp.location.hex_refs():
-                if ctx.grid.exists(h) and h not in area:
+                if ctx.grid.exists(h) and not in_play(h):
                     yield Finding(grp.location.loc, f"scenario {sc.id}: set-up hex {h} is outside the play area",
                                   hexes=(h,), units=tuple(ctx.unit_label(p.unit, p.printed) for p in grp.units))
 

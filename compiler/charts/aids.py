@@ -1,0 +1,626 @@
+"""Player aids: die-roll tables (CRT first), terrain effects chart, turn record track, orders of arrival.
+
+All text is vector (platypus paragraphs and tables in the embedded Vera fonts). Whatever the source
+declares incomplete is shown, not hidden: an `INCOMPLETE` banner naming what is missing (rolls the
+rows do not cover, cells a row lacks, TEC rows listed in `missing`), and red placeholder rows/cells.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Optional
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.platypus import (
+    BaseDocTemplate, CondPageBreak, Frame, PageBreak, PageTemplate, Paragraph, Spacer,
+    Table, TableStyle,
+)
+
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, atomic_path, metadata, paper_size, register_fonts
+
+RED = colors.Color(*INCOMPLETE_RED)
+PALE_RED = colors.Color(1, 0.88, 0.88)
+PALE_YELLOW = colors.Color(1, 0.96, 0.7)
+HEAD_BG = colors.Color(0.85, 0.85, 0.85)
+GRID = colors.Color(0.35, 0.35, 0.35)
+MARGIN = 0.5 * inch
+
+INCOMPLETE_WORD = "INCOMPLETE"
+LONG_CELL = 40          # TEC cells longer than this are printed as numbered notes under the table
+
+
+# -- styles ---------------------------------------------------------------------------------------
+
+def styles() -> dict:
+    register_fonts()
+    base = ParagraphStyle("base", fontName=FONT, fontSize=8, leading=10)
+    return {
+        "base": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=6.5, leading=8),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9),
+        "cellc": ParagraphStyle("cellc", parent=base, fontSize=7.5, leading=9, alignment=TA_CENTER),
+        "head": ParagraphStyle("head", parent=base, fontName=FONT_BOLD, fontSize=7.5, leading=9,
+                               alignment=TA_CENTER),
+        "h1": ParagraphStyle("h1", parent=base, fontName=FONT_BOLD, fontSize=14, leading=17, spaceAfter=4),
+        "h2": ParagraphStyle("h2", parent=base, fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=8,
+                             spaceAfter=3),
+        "h3": ParagraphStyle("h3", parent=base, fontName=FONT_BOLD, fontSize=9, leading=11, spaceBefore=5,
+                             spaceAfter=2),
+        "note": ParagraphStyle("note", parent=base, fontName=FONT_ITALIC, fontSize=7, leading=8.5),
+        "warn": ParagraphStyle("warn", parent=base, fontName=FONT_BOLD, fontSize=9, leading=11,
+                               textColor=colors.white),
+    }
+
+
+def esc(s) -> str:
+    return escape("" if s is None else str(s))
+
+
+def incomplete_banner(st: dict, what: str, details: Iterable[str], width: float,
+                      word: str = INCOMPLETE_WORD) -> Table:
+    """A red box: INCOMPLETE — what — details (every missing item listed)."""
+    lines = [Paragraph(f"{esc(word)} \u2014 {esc(what)}", st["warn"])]
+    for d in details:
+        lines.append(Paragraph(esc(d), ParagraphStyle("wd", parent=st["small"], textColor=colors.white)))
+    t = Table([[lines]], colWidths=[width])
+    t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), RED), ("BOX", (0, 0), (-1, -1), 1, RED),
+                           ("LEFTPADDING", (0, 0), (-1, -1), 6), ("TOPPADDING", (0, 0), (-1, -1), 4),
+                           ("BOTTOMPADDING", (0, 0), (-1, -1), 5)]))
+    return t
+
+
+def grid_style(header_rows: int = 1) -> list:
+    head = [("BACKGROUND", (0, 0), (-1, header_rows - 1), HEAD_BG)] if header_rows > 0 else []
+    return head + [
+        ("GRID", (0, 0), (-1, -1), 0.4, GRID),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2.5), ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+
+
+class Doc(BaseDocTemplate):
+    """A reproducible document with a running footer."""
+
+    def __init__(self, path: Path, game, what: str, paper: str):
+        pw, ph = paper_size(paper)
+        md = metadata(game, what)
+        super().__init__(str(path), pagesize=(pw, ph), leftMargin=MARGIN, rightMargin=MARGIN,
+                         topMargin=MARGIN, bottomMargin=MARGIN, invariant=1, title=md["title"],
+                         author=md["author"], subject=md["subject"], creator=md["creator"])
+        self.footer = f"{game.title} \u2014 {what}"
+        frame = Frame(MARGIN, MARGIN, pw - 2 * MARGIN, ph - 2 * MARGIN, id="f", leftPadding=0,
+                      rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([PageTemplate(id="p", frames=[frame], onPage=self._foot)])
+
+    def _foot(self, c, doc) -> None:
+        c.saveState()
+        c.setFont(FONT, 6.5)
+        c.setFillGray(0.3)
+        c.drawString(MARGIN, MARGIN * 0.5, self.footer)
+        c.drawRightString(self.pagesize[0] - MARGIN, MARGIN * 0.5, f"page {doc.page}")
+        c.restoreState()
+
+    @property
+    def frame_width(self) -> float:
+        return self.pagesize[0] - 2 * MARGIN
+
+
+def write_doc(dest: Path, game, what: str, paper: str, story: list) -> Path:
+    with atomic_path(dest) as tmp:
+        doc = Doc(tmp, game, what, paper)
+        doc.build(story)
+    return dest
+
+
+def _frame_width(paper: str) -> float:
+    return paper_size(paper)[0] - 2 * MARGIN
+
+
+# -- tables (CRT and other die-roll tables) ------------------------------------------------------
+
+def dice_range(game, dice_name: Optional[str]) -> Optional[tuple[int, int]]:
+    for d in game.dice:
+        if d.name == dice_name:
+            return d.count, d.count * d.sides
+    return None
+
+
+def table_gaps(game, t) -> list[str]:
+    """What a table lacks, as sentences: uncovered rolls, short rows, a bare declaration."""
+    out: list[str] = []
+    want = t.rolls or dice_range(game, t.dice)
+    covered = {r for row in t.rows for r in row.rolls}
+    if want:
+        missing = [r for r in range(want[0], want[1] + 1) if r not in covered]
+        if missing:
+            out.append(f"no row for roll{'s' if len(missing) > 1 else ''} {_ranges(missing)} "
+                       f"(the table must cover {want[0]} to {want[1]})")
+    # row headings only need to read as rolls when the table is read with dice
+    unread = [row.roll for row in t.rows if not row.rolls] if (t.dice or t.rolls) else []
+    if unread:
+        out.append("row headings not read as rolls: " + ", ".join(unread))
+    n = len(t.columns)
+    for row in t.rows:
+        if len(row.results) < n:
+            out.append(f"roll {row.roll}: {n - len(row.results)} of {n} cells not transcribed "
+                       f"(columns {', '.join(t.columns[len(row.results):])})")
+    declared = (t.extra or {}).get("missing")
+    if declared:
+        items = declared if isinstance(declared, (list, tuple)) else [declared]
+        out.append("the source names as missing: " + ", ".join(str(x) for x in items))
+    if not t.complete and not out:
+        out.append("declared incomplete in the source (complete: false); the transcription does not say what is missing")
+    return out
+
+
+def _humanise(key: str) -> str:
+    return str(key).replace("_", " ").capitalize()
+
+
+def extra_rows(t) -> list[tuple[str, list]]:
+    """Printed header rows kept in `extra`: a list with one cell per column, or mappings holding one."""
+    n = len(t.columns)
+    out = []
+    for key, val in (t.extra or {}).items():
+        if key == "missing" or not isinstance(val, (list, tuple)):
+            continue
+        if len(val) == n and all(not isinstance(v, (dict, list, tuple)) for v in val):
+            out.append((_humanise(key), ["" if v is None else str(v) for v in val]))
+            continue
+        for item in val:
+            if not isinstance(item, dict):
+                continue
+            cells = next((v for v in item.values() if isinstance(v, (list, tuple)) and len(v) == n), None)
+            if cells is not None:
+                label = item.get("printed") or item.get("name") or _humanise(key)
+                out.append((str(label), ["" if v is None else str(v) for v in cells]))
+    return out
+
+
+def extra_notes(t) -> list[tuple[str, str]]:
+    """Everything else in `extra` that is not a header row nor the declared-missing list, as text."""
+    out = []
+    n = len(t.columns)
+    for key, val in (t.extra or {}).items():
+        if key == "missing":
+            continue
+        if isinstance(val, (list, tuple)):
+            if len(val) == n and all(not isinstance(v, (dict, list, tuple)) for v in val):
+                continue
+            if all(isinstance(i, dict) and any(isinstance(v, (list, tuple)) and len(v) == n for v in i.values())
+                   for i in val) and val:
+                continue
+            out.append((_humanise(key), "; ".join(str(v) for v in val)))
+        elif isinstance(val, dict):
+            out.append((_humanise(key), "; ".join(f"{k}: {v}" for k, v in val.items())))
+        elif val is not None:
+            out.append((_humanise(key), str(val)))
+    return out
+
+
+def _ranges(nums: list[int]) -> str:
+    parts, start, prev = [], None, None
+    for n in nums:
+        if start is None:
+            start = prev = n
+        elif n == prev + 1:
+            prev = n
+        else:
+            parts.append(f"{start}" if start == prev else f"{start}\u2013{prev}")
+            start = prev = n
+    if start is not None:
+        parts.append(f"{start}" if start == prev else f"{start}\u2013{prev}")
+    return ", ".join(parts)
+
+
+def _uncertain_cells(t) -> dict:
+    out = {}
+    for i, u in enumerate(t.uncertain, 1):
+        if isinstance(u, dict):
+            out.setdefault((str(u.get("roll")), str(u.get("column"))), []).append(i)
+    return out
+
+
+def table_story(game, t, st: dict, width: float) -> list:
+    story: list = []
+    title = esc(t.name) + (f" <font size=8>(rule {esc(t.rule)})</font>" if t.rule else "")
+    story.append(Paragraph(title, st["h2"]))
+    meta = []
+    if t.dice:
+        meta.append(f"Roll: {esc(t.dice)}")
+    if t.method and t.method != "none":
+        meta.append(f"Columns by {esc(t.method)}")
+    if t.rolls:
+        meta.append(f"Modified rolls {t.rolls[0]} to {t.rolls[1]}")
+    if meta:
+        story.append(Paragraph(" \u00b7 ".join(meta), st["small"]))
+    gaps = table_gaps(game, t)
+    if not t.complete or gaps:
+        what = "this table is declared incomplete" if not t.complete else "rows or cells are missing"
+        story.append(Spacer(0, 3))
+        story.append(incomplete_banner(st, what, gaps, width))
+    story.append(Spacer(0, 4))
+
+    n = len(t.columns)
+    unc = _uncertain_cells(t)
+    header = [Paragraph("Roll", st["head"])] + [Paragraph(esc(c), st["head"]) for c in t.columns]
+    data = [header]
+    style = grid_style(1)
+    # other printed header rows (e.g. the terrain lines above Aachen's differential columns)
+    for label, cells_ in extra_rows(t):
+        data.append([Paragraph(esc(label), st["head"])] + [Paragraph(esc(v), st["cellc"]) for v in cells_])
+        style.append(("BACKGROUND", (0, len(data) - 1), (-1, len(data) - 1), HEAD_BG))
+    body_start = len(data)
+    for row in t.rows:
+        cells = [Paragraph(f"<b>{esc(row.roll)}</b>", st["cellc"])]
+        for i in range(n):
+            r = len(data)
+            if i < len(row.results):
+                text = esc(row.results[i])
+                marks = unc.get((row.roll, t.columns[i]), [])
+                if marks:
+                    text += "<super>?" + ",".join(map(str, marks)) + "</super>"
+                    style.append(("BACKGROUND", (i + 1, r), (i + 1, r), PALE_YELLOW))
+                cells.append(Paragraph(text, st["cellc"]))
+            else:
+                cells.append(Paragraph("<font color='#c70d0d'>missing</font>", st["cellc"]))
+                style.append(("BACKGROUND", (i + 1, r), (i + 1, r), PALE_RED))
+        data.append(cells)
+    want = t.rolls or dice_range(game, t.dice)
+    if want:
+        covered = {r for row in t.rows for r in row.rolls}
+        missing = [r for r in range(want[0], want[1] + 1) if r not in covered]
+        if missing:
+            r = len(data)
+            data.append([Paragraph(f"<b>{esc(_ranges(missing))}</b>", st["cellc"])] +
+                        [Paragraph("<font color='#c70d0d'>not transcribed</font>", st["cellc"])] + [""] * (n - 1))
+            style += [("BACKGROUND", (0, r), (-1, r), PALE_RED), ("SPAN", (1, r), (-1, r))] if n > 1 else \
+                [("BACKGROUND", (0, r), (-1, r), PALE_RED)]
+    roll_w = 0.75 * inch
+    col_w = min(0.9 * inch, (width - roll_w) / max(n, 1))
+    tbl = Table(data, colWidths=[roll_w] + [col_w] * n, repeatRows=body_start, hAlign="LEFT")
+    tbl.setStyle(TableStyle(style))
+    story.append(tbl)
+    for key, val in extra_notes(t):
+        story.append(Paragraph(f"<b>{esc(key)}:</b> {esc(val)}", st["note"]))
+
+    if t.key:
+        story.append(Paragraph("Result key", st["h3"]))
+        kd = [[Paragraph(f"<b>{esc(k.code)}</b>", st["cell"]), Paragraph(esc(k.meaning), st["cell"])] for k in t.key]
+        kt = Table(kd, colWidths=[0.8 * inch, width - 0.8 * inch], hAlign="LEFT")
+        kt.setStyle(TableStyle(grid_style(0)))
+        story.append(kt)
+        if t.separators:
+            seps = " or ".join(f"\u201c{esc(s)}\u201d" if s.strip() else "a space" for s in t.separators)
+            story.append(Paragraph(f"Several results in one cell are separated by {seps}; # stands for a number.",
+                                   st["small"]))
+    if t.drm:
+        story.append(Paragraph("Die-roll modifiers", st["h3"]))
+        dd = [[Paragraph("<b>DRM</b>", st["cell"]), Paragraph("<b>When</b>", st["cell"]),
+               Paragraph("<b>Rule</b>", st["cell"])]]
+        for m in t.drm:
+            dd.append([Paragraph(f"{m.value:+d}", st["cellc"]), Paragraph(esc(m.when), st["cell"]),
+                       Paragraph(esc(m.rule or ""), st["cell"])])
+        dt = Table(dd, colWidths=[0.5 * inch, width - 1.2 * inch, 0.7 * inch], hAlign="LEFT")
+        dt.setStyle(TableStyle(grid_style(1)))
+        story.append(dt)
+    if t.notes:
+        story.append(Paragraph("Notes", st["h3"]))
+        for n in t.notes:
+            story.append(Paragraph(esc(n), st["small"]))
+    if t.uncertain:
+        story.append(Paragraph("Uncertain readings", st["h3"]))
+        for i, u in enumerate(t.uncertain, 1):
+            if isinstance(u, dict):
+                where = ", ".join(f"{k} {v}" for k, v in u.items() if k in ("roll", "column") and v is not None)
+                story.append(Paragraph(f"?{i}: {esc(where)} \u2014 {esc(u.get('note', ''))}", st["small"]))
+            else:
+                story.append(Paragraph(f"?{i}: {esc(u)}", st["small"]))
+    if t.reconstruction:
+        story.append(Paragraph(f"<b>How this table was read:</b> {esc(t.reconstruction)}", st["note"]))
+    return story
+
+
+def tables_story(game, st: dict, width: float) -> list:
+    story: list = [Paragraph(f"{esc(game.title)} \u2014 Tables", st["h1"])]
+    # the combat tables first: the CRT is the page players look for
+    ordered = [t for t in game.tables if t.kind == "combat"] + [t for t in game.tables if t.kind != "combat"]
+    if not ordered:
+        story.append(Paragraph("The source tree has no tables.", st["base"]))
+    for i, t in enumerate(ordered):
+        if i:
+            story.append(CondPageBreak(2.5 * inch))
+        story += table_story(game, t, st, width)
+    return story
+
+
+# -- terrain effects chart -------------------------------------------------------------------------
+
+def tec_story(game, st: dict, width: float) -> list:
+    story: list = [Paragraph(f"{esc(game.title)} \u2014 Terrain Effects Chart", st["h1"])]
+    tec = game.tec
+    if tec is None:
+        story.append(incomplete_banner(st, "no terrain effects chart in the source tree",
+                                       ["tec.yaml is absent"], width))
+        return story
+    if not tec.complete or tec.missing:
+        details = []
+        if tec.missing:
+            details.append("rows the rulebook has but this transcription lacks: " + ", ".join(tec.missing))
+        if not tec.complete and not tec.missing:
+            details.append("declared incomplete in the source (complete: false); missing rows not named")
+        story.append(incomplete_banner(st, "this chart is declared incomplete", details, width))
+        story.append(Spacer(0, 4))
+    classes = list(tec.movement_classes)
+    others: list[str] = []
+    for tt in tec.terrain:
+        for k in tt.other:
+            if k not in others:
+                others.append(k)
+    hs = st["head"] if len(classes) + len(others) <= 6 else ParagraphStyle("heads", parent=st["head"], fontSize=6.5,
+                                                                            leading=7.5)
+    header = ([Paragraph("Terrain", hs), Paragraph("Kind", hs)]
+              + [Paragraph(f"Move: {esc(m)}", hs) for m in classes]
+              + [Paragraph("Combat", hs)]
+              + [Paragraph(esc(o), hs) for o in others])
+    data = [header]
+    style = grid_style(1)
+    long_cells: list[str] = []
+
+    def cell(text, column: str, terrain: str):
+        if text is None:
+            return Paragraph("\u2014", st["cellc"])
+        text = str(text)
+        if len(text) > LONG_CELL:
+            # long printed text would make a column one word wide: print it under the table instead
+            long_cells.append(f"<b>[{len(long_cells) + 1}]</b> {esc(terrain)} \u2014 {esc(column)}: {esc(text)}")
+            return Paragraph(f"see [{len(long_cells)}]", st["cellc"])
+        return Paragraph(esc(text), st["cellc"])
+
+    for tt in tec.terrain:
+        row = [Paragraph(f"<b>{esc(tt.name)}</b>", st["cell"]), Paragraph(esc(tt.kind), st["cellc"])]
+        for m in classes:
+            row.append(cell(tt.movement.get(m), f"Move: {m}", tt.name))
+        row.append(cell(tt.combat, "Combat", tt.name))
+        for o in others:
+            v = tt.other.get(o)
+            row.append(cell(v, o, tt.name) if v is not None else Paragraph("", st["cellc"]))
+        data.append(row)
+    ncols = len(header)
+    for name in tec.missing:
+        r = len(data)
+        data.append([Paragraph(f"<b>{esc(name)}</b>", st["cell"]),
+                     Paragraph("<font color='#c70d0d'>not transcribed</font>", st["cellc"])] + [""] * (ncols - 2))
+        style += [("BACKGROUND", (0, r), (-1, r), PALE_RED), ("SPAN", (1, r), (-1, r))]
+    first = 1.3 * inch
+    # widths by content: a column gets room for its longest header word and (short) cell text
+    titles = ["Kind"] + [f"Move: {m}" for m in classes] + ["Combat"] + list(others)
+    weights = []
+    for j, title in enumerate(titles, 1):
+        texts = [(r[j].text if hasattr(r[j], "text") else str(r[j])) for r in data[1:]]
+        longest_word = max((len(w) for w in str(title).split()), default=4)
+        weights.append(max(6, longest_word + 1, min(12, max([len(t) for t in texts], default=0))))
+    total = sum(weights)
+    widths = [(width - first) * w / total for w in weights]
+    tbl = Table(data, colWidths=[first] + widths, repeatRows=1, hAlign="LEFT")
+    tbl.setStyle(TableStyle(style))
+    story.append(tbl)
+    for line in long_cells:
+        story.append(Paragraph(line, st["small"]))
+    if tec.notes:
+        story.append(Paragraph("Notes", st["h3"]))
+        for k, v in tec.notes.items():
+            story.append(Paragraph(f"<b>{esc(k)}.</b> {esc(v)}", st["small"]))
+    return story
+
+
+# -- turn record track ---------------------------------------------------------------------------
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def fmt_date(iso: Optional[str]) -> str:
+    if not iso:
+        return ""
+    try:
+        y, m, d = iso.split("-")
+        return f"{int(d)} {_MONTHS[int(m) - 1]} {y}"
+    except (ValueError, IndexError):
+        return iso
+
+
+def reinforcement_counts(game) -> tuple[dict, dict]:
+    """{turn id: {side id: counters arriving}} from the game's orders of arrival, and turns not on the track."""
+    known = {t.id for t in game.turns}
+    counts: dict = {}
+    stray: dict = {}
+    for o in game.orders_of_arrival:
+        for tb in o.turns:
+            n = sum(p.count for a in tb.arrivals for p in a.units)
+            if not n:
+                continue
+            target = counts if tb.turn in known else stray
+            target.setdefault(tb.turn, {}).setdefault(o.side, 0)
+            target[tb.turn][o.side] += n
+    return counts, stray
+
+
+def turn_track_story(game, st: dict, width: float) -> list:
+    story: list = [Paragraph(f"{esc(game.title)} \u2014 Turn Record Track", st["h1"])]
+    if not game.turns:
+        story.append(incomplete_banner(st, "no turns in the source", ["game.yaml lists no turn track"], width))
+        return story
+    counts, stray = reinforcement_counts(game)
+    sides = [(s.id, s.name) for s in game.sides]
+    has_ooa = bool(game.orders_of_arrival)
+    per_row = 6
+    box_w = width / per_row
+    cells, style_cmds = [], []
+    for t in game.turns:
+        parts = [f"<font size=13><b>{esc(t.id)}</b></font>"]
+        if t.date:
+            parts.append(esc(fmt_date(t.date)))
+        if t.time:
+            parts.append(f"<b>{esc(t.time)}</b>")
+        if has_ooa:
+            c = counts.get(t.id, {})
+            rein = [f"{esc(name)}: {c[sid]}" for sid, name in sides if c.get(sid)]
+            parts.append("<font size=6.5>Reinf.: " + (", ".join(rein) if rein else "none") + "</font>")
+        cells.append(Paragraph("<br/>".join(parts), st["cellc"]))
+    rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
+    if len(rows[-1]) < per_row:
+        rows[-1] += [""] * (per_row - len(rows[-1]))
+    tbl = Table(rows, colWidths=[box_w] * per_row, rowHeights=[0.9 * inch] * len(rows), hAlign="LEFT")
+    style = [("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
+    for i in range(len(game.turns)):  # a box per turn; the row's unused tail stays blank
+        r, c = divmod(i, per_row)
+        style.append(("BOX", (c, r), (c, r), 0.8, colors.black))
+    tbl.setStyle(TableStyle(style + style_cmds))
+    story.append(tbl)
+    story.append(Spacer(0, 6))
+    if has_ooa:
+        story.append(Paragraph(
+            "Reinf.: counters arriving that turn by the game's orders of arrival (scenario-specific "
+            "reinforcements are on each scenario's set-up card).", st["small"]))
+    else:
+        story.append(Paragraph("Reinforcement counts: the source has no orders of arrival.", st["small"]))
+    if stray:
+        story.append(incomplete_banner(st, "arrivals on turns not on the track",
+                                       [f"turn {k}: " + ", ".join(f"{s} {n}" for s, n in v.items())
+                                        for k, v in stray.items()], width))
+    if game.scenarios:
+        story.append(Paragraph("Scenario lengths", st["h3"]))
+        for s in game.scenarios:
+            story.append(Paragraph(f"<b>{esc(s.id)}</b> {esc(s.name)}: turns {esc(s.first_turn or '?')} to "
+                                   f"{esc(s.last_turn or '?')}", st["small"]))
+    if game.phases:
+        story.append(Paragraph("Sequence of play", st["h3"]))
+        snames = dict(sides)
+        for i, p in enumerate(game.phases, 1):
+            who = f" ({esc(snames.get(p.side, p.side))})" if p.side else ""
+            story.append(Paragraph(f"{i}. {esc(p.name)}{who}", st["small"]))
+    return story
+
+
+# -- orders of arrival ------------------------------------------------------------------------------
+
+def lookup_unit(game, uid: str):
+    try:
+        return game.unit(uid)
+    except (KeyError, AttributeError):
+        return next((u for u in game.units if u.id == uid), None)
+
+
+def placement_text(game, p) -> str:
+    u = lookup_unit(game, p.unit)
+    name = p.printed or (u.name if u else p.unit)
+    s = (f"{p.count} \u00d7 " if p.count and p.count > 1 else "") + name
+    if p.state:
+        s += " [" + ", ".join(p.state) + "]"
+    return s
+
+
+def formation_name(game, fid: Optional[str]) -> str:
+    if not fid:
+        return ""
+    for f in game.formations:
+        if f.id == fid:
+            return f.name
+    return fid
+
+
+def location_text(game, loc) -> str:
+    s = str(loc)
+    areas = [loc.area] if loc.area else list(getattr(loc, "any_area", None) or ())
+    if areas and not loc.printed:
+        names = []
+        for aid in areas:
+            a = next((x for x in game.places.areas if x.id == aid), None)
+            names.append(f"{a.name} ({aid})" if a and a.name else f"area {aid}")
+        s = " or ".join(names)
+    return s
+
+
+def ooa_table(game, ooa_list, st: dict, width: float) -> list:
+    story: list = []
+    header = [Paragraph(h, st["head"]) for h in ("Turn", "Entry", "Formation", "Units", "Notes")]
+    data = [header]
+    style = grid_style(1)
+    turn_ids = {t.id for t in game.turns}
+    for o in ooa_list:
+        for tb in o.turns:
+            label = tb.printed or tb.turn
+            if tb.turn not in turn_ids:
+                label += " (not on the turn track)"
+            for a in tb.arrivals:
+                data.append([Paragraph(f"<b>{esc(label)}</b>", st["cell"]),
+                             Paragraph(esc(location_text(game, a.entry)), st["cell"]),
+                             Paragraph(esc(formation_name(game, a.formation)), st["cell"]),
+                             Paragraph("<br/>".join(esc(placement_text(game, p)) for p in a.units), st["cell"]),
+                             Paragraph(esc(a.condition or ""), st["cell"])])
+            for r in tb.removals:
+                what = "<br/>".join(esc(placement_text(game, p)) for p in r.units)
+                if r.formation:
+                    what = (f"all of {esc(formation_name(game, r.formation))}" + ("<br/>" + what if what else ""))
+                if r.except_:
+                    what += "<br/>except " + ", ".join(esc(placement_text(game, p)) for p in r.except_)
+                row = len(data)
+                data.append([Paragraph(f"<b>{esc(label)}</b>", st["cell"]), Paragraph("<i>removed</i>", st["cell"]),
+                             Paragraph(esc(formation_name(game, r.formation)), st["cell"]),
+                             Paragraph(what, st["cell"]), Paragraph("", st["cell"])])
+                style.append(("BACKGROUND", (0, row), (-1, row), colors.Color(0.93, 0.93, 0.93)))
+    if len(data) == 1:
+        return [Paragraph("No arrivals listed.", st["small"])]
+    w = [0.7 * inch, 1.3 * inch, 1.2 * inch]
+    w += [width - sum(w) - 1.5 * inch, 1.5 * inch]
+    tbl = Table(data, colWidths=w, repeatRows=1, hAlign="LEFT")
+    tbl.setStyle(TableStyle(style))
+    story.append(tbl)
+    return story
+
+
+def ooa_story(game, st: dict, width: float) -> list:
+    story: list = [Paragraph(f"{esc(game.title)} \u2014 Orders of Arrival", st["h1"])]
+    if not game.orders_of_arrival:
+        story.append(Paragraph("The source tree has no orders of arrival (orders-of-arrival.yaml is optional; "
+                               "scenario-specific reinforcements are on the set-up cards).", st["base"]))
+        return story
+    snames = {s.id: s.name for s in game.sides}
+    order = [s.id for s in game.sides] + sorted({o.side for o in game.orders_of_arrival} - {s.id for s in game.sides})
+    first = True
+    for sid in order:
+        lists = [o for o in game.orders_of_arrival if o.side == sid]
+        if not lists:
+            continue
+        if not first:
+            story.append(PageBreak())
+        first = False
+        rules = sorted({o.rule for o in lists if o.rule})
+        story.append(Paragraph(f"{esc(snames.get(sid, sid))}" + (f" <font size=8>(rule {esc(', '.join(rules))})</font>"
+                                                                  if rules else ""), st["h2"]))
+        story += ooa_table(game, lists, st, width)
+    return story
+
+
+def build_tables(game, dest: Path, paper: str) -> Path:
+    st = styles()
+    return write_doc(dest, game, "tables", paper, tables_story(game, st, _frame_width(paper)))
+
+
+def build_tec(game, dest: Path, paper: str) -> Path:
+    st = styles()
+    return write_doc(dest, game, "terrain effects chart", paper, tec_story(game, st, _frame_width(paper)))
+
+
+def build_turn_track(game, dest: Path, paper: str) -> Path:
+    st = styles()
+    return write_doc(dest, game, "turn record track", paper, turn_track_story(game, st, _frame_width(paper)))
+
+
+def build_ooa(game, dest: Path, paper: str) -> Path:
+    st = styles()
+    return write_doc(dest, game, "orders of arrival", paper, ooa_story(game, st, _frame_width(paper)))

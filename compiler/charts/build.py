@@ -1,0 +1,64 @@
+"""`hexforge charts`: every printable chart of a game, written into one directory.
+
+    build_charts(game, out_dir, paper="a4", progress=None) -> [paths written]
+
+Files (all written atomically: temp file beside the target, then rename):
+    counter-sheets.pdf         fronts and mirrored backs on facing pages, true size
+    tables.pdf                 CRT first, then the other die-roll tables
+    tec.pdf                    terrain effects chart
+    turn-track.pdf             turn record track (+ reinforcement counts, scenario lengths)
+    orders-of-arrival.pdf      per side, by turn and entry area
+    setup-<scenario>.pdf       one set-up card per scenario
+    counter-sheet-1.png        preview of the first counter-sheet page (for the README)
+    crt.png                    preview of the first page of tables.pdf
+
+The PDFs are byte-for-byte reproducible for the same game, paper and library versions.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional
+
+from . import aids, setup, sheets
+from .pdf import paper_size
+from .preview import render_preview
+
+PREVIEW_DPI = 110
+
+
+def build_charts(game, out_dir: Path, paper: str = "a4",
+                 progress: Optional[Callable[[str], None]] = None) -> list[Path]:
+    paper = (paper or "a4").lower()
+    paper_size(paper)  # validate before writing anything
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+
+    def say(msg: str) -> None:
+        if progress:
+            progress(msg)
+
+    written: list[Path] = []
+    say("counter sheets")
+    cs = sheets.build_counter_sheets(game, out / "counter-sheets.pdf", paper, progress)
+    written.append(cs)
+    say("tables")
+    tb = aids.build_tables(game, out / "tables.pdf", paper)
+    written.append(tb)
+    say("terrain effects chart")
+    written.append(aids.build_tec(game, out / "tec.pdf", paper))
+    say("turn record track")
+    written.append(aids.build_turn_track(game, out / "turn-track.pdf", paper))
+    say("orders of arrival")
+    written.append(aids.build_ooa(game, out / "orders-of-arrival.pdf", paper))
+    seen: set[str] = set()
+    for sc in game.scenarios:
+        name = setup.safe_name(sc.id)
+        while name in seen:  # two ids that sanitise alike keep separate files
+            name += "_"
+        seen.add(name)
+        say(f"set-up card {sc.id}")
+        written.append(setup.build_setup_card(game, sc, out / f"setup-{name}.pdf", paper))
+    say("previews")
+    written.append(render_preview(cs, 0, out / "counter-sheet-1.png", PREVIEW_DPI))
+    written.append(render_preview(tb, 0, out / "crt.png", PREVIEW_DPI))
+    return written

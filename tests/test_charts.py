@@ -1,0 +1,322 @@
+"""`hexforge charts`: counter sheets measured in the PDF, player aids, set-up cards, reproducibility."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+sys.path.insert(0, os.path.dirname(__file__))
+from test_charts_sample import sample_game  # noqa: E402
+
+from compiler.charts import sheets  # noqa: E402
+from compiler.charts.build import build_charts  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PT = 72.0
+TAG = re.compile(r"hexforge:(unit|marker):(\S+?):(front|back):(\d+)")
+EXPECTED = {"counter-sheets.pdf", "tables.pdf", "tec.pdf", "turn-track.pdf", "orders-of-arrival.pdf",
+            "counter-sheet-1.png", "crt.png"}
+
+
+@pytest.fixture(scope="module")
+def sample_out(tmp_path_factory):
+    g = sample_game(many_units=40)
+    out = tmp_path_factory.mktemp("charts")
+    paths = build_charts(g, out, "a4")
+    return g, out, paths
+
+
+def text_of(pdf: Path) -> str:
+    """All text of a PDF, whitespace collapsed (table cells wrap wherever they like)."""
+    return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(str(pdf)).pages).split())
+
+
+def image_draws(page) -> list[tuple[float, float, float, float]]:
+    """(x, y, w, h) of every image drawn on a page, from the content stream's `cm ... Do` pairs."""
+    out, cm = [], None
+    for operands, op in page.get_contents().operations:
+        if op == b"cm":
+            cm = [float(v) for v in operands]
+        elif op == b"Do" and cm is not None:
+            a, b, c, d, e, f = cm
+            out.append((e, f, a, d))
+        elif op == b"Q":
+            cm = None
+    return out
+
+
+def cut_rects(page) -> list[tuple[float, float, float, float]]:
+    return [tuple(float(v) for v in operands) for operands, op in page.get_contents().operations if op == b"re"]
+
+
+def tags(page) -> list[tuple[str, str, str, int]]:
+    return [(m.group(1), m.group(2), m.group(3), int(m.group(4))) for m in TAG.finditer(page.extract_text() or "")]
+
+
+def expected_pieces(game) -> Counter:
+    want = Counter()
+    for u in game.units:
+        n = 1 if u.count is None else u.count
+        for k in range(1, n + 1):
+            want[("unit", u.id, k)] += 1
+    for m in game.markers:
+        n = 1 if m.count is None else m.count
+        for k in range(1, n + 1):
+            want[("marker", m.id, k)] += 1
+    return want
+
+
+def check_sheets(game, pdf: Path, paper: str) -> None:
+    """Page size, pitch, cut size, resolution, mirroring, and every counter once per side."""
+    r = PdfReader(str(pdf))
+    pw, ph = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}[paper]
+    size = float(game.counter_size_in) * PT
+    pitch = size + 2 * sheets.BLEED_IN * PT
+    assert len(r.pages) % 2 == 0
+    fronts, backs = Counter(), Counter()
+    for i in range(0, len(r.pages), 2):
+        front, back = r.pages[i], r.pages[i + 1]
+        for p in (front, back):
+            assert abs(float(p.mediabox.width) - pw) < 0.01 and abs(float(p.mediabox.height) - ph) < 0.01
+        fi, bi = image_draws(front), image_draws(back)
+        ft, bt = tags(front), tags(back)
+        assert len(fi) == len(bi) == len(ft) == len(bt) > 0
+        # cut rectangles: exactly the counter size, one per counter
+        rects = cut_rects(front)
+        assert len(rects) == len(fi)
+        assert all(abs(w - size) < 0.01 and abs(h - size) < 0.01 for _, _, w, h in rects)
+        # pitch: neighbouring columns and rows are one pitch apart
+        xs = sorted({round(x, 3) for x, _, _, _ in fi})
+        ys = sorted({round(y, 3) for _, y, _, _ in fi})
+        for seq in (xs, ys):
+            for a, b in zip(seq, seq[1:]):
+                assert abs((b - a) / pitch - round((b - a) / pitch)) < 1e-3
+        if len(xs) > 1:
+            assert abs(min(b - a for a, b in zip(xs, xs[1:])) - pitch) < 0.01
+        # the artwork covers the cut rectangle plus bleed on every side, at >= 300 dpi
+        for (x, y, w, h), (rx, ry, rw, rh) in zip(fi, rects):
+            assert w == h and w > size
+            assert x < rx and y < ry and x + w > rx + rw and y + h > ry + rh
+        for name, xo in front["/Resources"]["/XObject"].items():
+            xo = xo.get_object()
+            if xo.get("/Subtype") == "/Image":
+                dpi = xo["/Width"] / (max(w for _, _, w, _ in fi) / PT)
+                assert dpi >= 300
+        # backs are mirrored about the page's vertical centre, on the same rows
+        for (x, y, w, _), (xb, yb, wb, _), t1, t2 in zip(fi, bi, ft, bt):
+            assert abs(x + xb + w - pw) < 0.01 and abs(y - yb) < 0.01 and w == wb
+            assert (t1[0], t1[1], t1[3]) == (t2[0], t2[1], t2[3]) and t1[2] == "front" and t2[2] == "back"
+        # one side (or the markers) per sheet
+        units = {u.id: u for u in game.units}
+        sides = {units[t[1]].side if t[0] == "unit" else "markers" for t in ft}
+        assert len(sides) == 1
+        for kind, uid, face, k in ft:
+            fronts[(kind, uid, k)] += 1
+        for kind, uid, face, k in bt:
+            backs[(kind, uid, k)] += 1
+    want = expected_pieces(game)
+    assert fronts == want
+    assert backs == want
+
+
+def test_expected_files(sample_out):
+    g, out, paths = sample_out
+    names = {p.name for p in paths}
+    assert EXPECTED <= names
+    assert {"setup-7.1.pdf", "setup-7.2.pdf"} <= names
+    for p in paths:
+        assert p.parent == out and p.is_file() and p.stat().st_size > 0
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]  # atomic writes leave nothing behind
+
+
+def test_counter_sheets_measure_right_a4(sample_out):
+    g, out, _ = sample_out
+    check_sheets(g, out / "counter-sheets.pdf", "a4")
+
+
+@pytest.mark.parametrize("size_in", [0.5, 0.75])
+def test_counter_sheets_measure_right_letter(tmp_path, size_in):
+    g = sample_game(counter_size_in=size_in, many_units=25)
+    pdf = sheets.build_counter_sheets(g, tmp_path / "c.pdf", "letter")
+    check_sheets(g, pdf, "letter")
+
+
+def test_generic_counters_repeat_and_mix_is_listed(sample_out):
+    g, out, _ = sample_out
+    r = PdfReader(str(out / "counter-sheets.pdf"))
+    all_tags = [t for p in r.pages for t in tags(p)]
+    assert sorted(k for kind, uid, face, k in all_tags if uid == "de-inf-generic" and face == "front") == [1, 2, 3]
+    text = text_of(out / "counter-sheets.pdf")
+    assert "Counter mix of sheet 1" in text
+    assert "1-1-7 infantry \u00d73" in text
+    assert "Barrage Full (count not printed; 1 copy)" in text
+    assert "DG \u00d710" in text
+
+
+def test_sheet_order_is_side_then_formation(sample_out):
+    g, out, _ = sample_out
+    r = PdfReader(str(out / "counter-sheets.pdf"))
+    order = [uid for p in r.pages[0::2] for kind, uid, face, k in tags(p) if kind == "unit" and k == 1]
+    units = {u.id: u for u in g.units}
+    sides = [units[u].side for u in order]
+    assert sides == sorted(sides, key=["allied", "axis"].index)
+    forms = [units[u].formation for u in order if units[u].side == "axis"]
+    assert forms[:2] == ["de-1ss", "de-1ss"] and forms[2] == "de-12vg" and set(forms[3:]) == {None}
+
+
+def test_paper_sizes(tmp_path):
+    g = sample_game()
+    for paper, (w, h) in (("a4", (595.2756, 841.8898)), ("letter", (612.0, 792.0))):
+        paths = build_charts(g, tmp_path / paper, paper)
+        for p in paths:
+            if p.suffix == ".pdf":
+                for page in PdfReader(str(p)).pages:
+                    assert abs(float(page.mediabox.width) - w) < 0.01
+                    assert abs(float(page.mediabox.height) - h) < 0.01
+    with pytest.raises(ValueError):
+        build_charts(g, tmp_path / "x", "a3")
+
+
+def test_byte_for_byte_reproducible(tmp_path):
+    g = sample_game(many_units=5)
+    a = build_charts(g, tmp_path / "a", "a4")
+    b = build_charts(sample_game(many_units=5), tmp_path / "b", "a4")
+    assert [p.name for p in a] == [p.name for p in b]
+    for pa, pb in zip(a, b):
+        assert pa.read_bytes() == pb.read_bytes(), pa.name
+
+
+def test_crt_is_vector_text_with_every_column_roll_key_and_drm(sample_out):
+    g, out, _ = sample_out
+    text = text_of(out / "tables.pdf")
+    t = g.tables[0]
+    for c in t.columns:
+        assert c in text
+    for row in t.rows:
+        assert row.roll in text
+        for cell in row.results:
+            assert cell in text
+    for k in t.key:
+        assert k.meaning in text
+    assert "First Turn Surprise (16 AM only)" in text and "-1" in text
+    assert "smudged" in text                                     # uncertain reading listed
+
+
+def test_incomplete_table_shows_a_visible_marker(sample_out):
+    g, out, _ = sample_out
+    text = text_of(out / "tables.pdf")
+    assert "INCOMPLETE" in text
+    assert "no row for roll 6" in text
+    assert "not transcribed" in text
+
+
+def test_complete_table_has_no_incomplete_marker(tmp_path):
+    g = sample_game()
+    t = dataclasses.replace(g.tables[0], rolls=(2, 5), complete=True)
+    g = dataclasses.replace(g, tables=(t,))
+    from compiler.charts.aids import build_tables
+    text = text_of(build_tables(g, tmp_path / "t.pdf", "a4"))
+    assert "INCOMPLETE" not in text and "Combat Results Table" in text
+
+
+def test_short_row_cells_are_marked_missing(tmp_path):
+    g = sample_game()
+    t = g.tables[0]
+    rows = (dataclasses.replace(t.rows[0], results=t.rows[0].results[:2]),) + t.rows[1:]
+    g = dataclasses.replace(g, tables=(dataclasses.replace(t, rows=rows, rolls=(2, 5), complete=True),))
+    from compiler.charts.aids import build_tables
+    text = text_of(build_tables(g, tmp_path / "t.pdf", "a4"))
+    assert "INCOMPLETE" in text and "2 of 4 cells not transcribed" in text and "missing" in text
+
+
+def test_tec_lists_movement_per_class_and_marks_missing_rows(sample_out, tmp_path):
+    g, out, _ = sample_out
+    text = text_of(out / "tec.pdf")
+    assert "Move: leg" in text and "Move: mech" in text and "1 shift L" in text and "barrage" in text
+    assert "INCOMPLETE" in text and "City, Ridge" in text
+    g2 = dataclasses.replace(g, tec=dataclasses.replace(g.tec, complete=True, missing=()))
+    from compiler.charts.aids import build_tec
+    assert "INCOMPLETE" not in text_of(build_tec(g2, tmp_path / "tec.pdf", "a4"))
+
+
+def test_turn_track_and_orders_of_arrival(sample_out):
+    g, out, _ = sample_out
+    text = text_of(out / "turn-track.pdf")
+    for t in g.turns:
+        assert t.id in text
+    assert "16 Dec 1944" in text and "17 Dec 1944" in text
+    assert "Reinf.: German: 2" in text                        # 16 PM: two SS counters
+    assert "Allied: 2, German: 3" in text                     # 17 AM: UK + TD, three generic
+    ooa = text_of(out / "orders-of-arrival.pdf")
+    assert "Roll one die: arrives on 5-6" in ooa
+    assert "Area A (A)" in ooa and "0101 or 0110" in ooa and "3 \u00d7 1-1-7 infantry" in ooa
+    assert "removed" in ooa
+    assert "Area A (A) or Area B (B)" in ooa                   # one of several areas
+
+
+def test_setup_cards(sample_out):
+    g, out, _ = sample_out
+    text = text_of(out / "setup-7.1.pdf")
+    for h in ("0405", "0303 to 0306", "0905", "w/i 1 0807"):
+        assert h in text
+    assert "3-5-10 infantry (A/9)" in text and "dg" in text and "reduced" in text
+    assert "Axis wins holding Bastogne." in text
+    assert "NOT PRINTED" in text_of(out / "setup-7.2.pdf")
+    assert "NOT PRINTED" not in text
+
+
+def test_previews_are_pngs(sample_out):
+    from PIL import Image
+    g, out, _ = sample_out
+    for name in ("counter-sheet-1.png", "crt.png"):
+        with Image.open(out / name) as im:
+            assert im.format == "PNG" and im.width > 500
+
+
+@pytest.mark.parametrize("name", ["bulge", "aachen", "ardennes2"])
+def test_charts_of_the_real_trees(name, tmp_path):
+    root = ROOT / "source" / name
+    if not (root / "game.yaml").is_file():
+        pytest.skip(f"source/{name} is not there yet")
+    from validator.loader import load_game
+    game, diags = load_game(root)
+    assert game is not None, [str(d) for d in diags][:5]
+    paths = build_charts(game, tmp_path, "letter" if name == "aachen" else "a4")
+    names = {p.name for p in paths}
+    assert EXPECTED <= names
+    assert len([n for n in names if n.startswith("setup-")]) == len(game.scenarios)
+    if game.units or game.markers:
+        check_sheets(game, tmp_path / "counter-sheets.pdf", "letter" if name == "aachen" else "a4")
+    tables_text = text_of(tmp_path / "tables.pdf")
+    for t in game.tables:
+        assert t.name in tables_text
+    if any(not t.complete for t in game.tables):
+        assert "INCOMPLETE" in tables_text
+    flat = " ".join(tables_text.split())
+    for t in game.tables:
+        for n in t.notes:  # printed footnotes reach the chart
+            assert " ".join(n.split())[:40] in flat, n
+    if game.tec is not None and not game.tec.complete:
+        assert "INCOMPLETE" in text_of(tmp_path / "tec.pdf")
+
+
+def test_reproducible_across_processes_and_hash_seeds(tmp_path):
+    import subprocess
+    code = ("import sys; sys.path[:0] = [%r, %r]\n"
+            "from pathlib import Path\n"
+            "from test_charts_sample import sample_game\n"
+            "from compiler.charts.build import build_charts\n"
+            "build_charts(sample_game(many_units=3), Path(sys.argv[1]), 'letter')\n") % (str(ROOT), os.path.dirname(__file__))
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run([sys.executable, "-c", code, str(tmp_path / seed)], check=True, env=env, cwd=ROOT)
+    names = sorted(p.name for p in (tmp_path / "1").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "2").iterdir()) and "counter-sheets.pdf" in names
+    for n in names:
+        assert (tmp_path / "1" / n).read_bytes() == (tmp_path / "2" / n).read_bytes(), n
