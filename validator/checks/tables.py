@@ -72,6 +72,9 @@ def table_roll_duplicated(ctx):
                 seen[r] = row.roll
 
 
+ILLEGIBLE = "?"  # a result the print does not show: written "?" rather than guessed
+
+
 def _code_patterns(t):
     pats = []
     for k in t.key:
@@ -88,6 +91,8 @@ def _tokens_ok(cell: str, rx, seps) -> bool:
     for sep in seps:
         s = s.replace(sep, " ")
     for part in s.split():
+        if part == ILLEGIBLE:
+            continue
         pos = 0
         while pos < len(part):
             m = rx.match(part, pos)
@@ -109,6 +114,18 @@ def result_not_in_key(ctx):
                 if not _tokens_ok(cell, rx, t.separators):
                     yield Finding(row.loc, f"table {t.name}, roll {row.roll}, column {col}: result {cell!r} "
                                            "is not in the key")
+
+
+@check("HF611", "table-result-illegible", "warning",
+       "the print does not show this result; find a clean copy of the table")
+def table_result_illegible(ctx):
+    for t in ctx.game.tables:
+        for row in t.rows:
+            for col, cell in zip(t.columns, row.results):
+                parts = cell.replace("/", " ").split()
+                if ILLEGIBLE in parts:
+                    yield Finding(row.loc, f"table {t.name}, roll {row.roll}, column {col}: {cell!r} has a result "
+                                           "the print does not show")
 
 
 @check("HF606", "table-reconstruction-uncertain", "info",
