@@ -129,11 +129,15 @@ def build(path: Path, out: Path | None) -> None:
     from compiler.vassal.build import build_module
     out_dir = out or Path("build") / game.id
     t0 = time.perf_counter()
+    warnings: list[str] = []
     try:
-        result = build_module(game, out_dir, progress=_progress())
+        result = build_module(game, out_dir, progress=_progress(), warnings=warnings)
     except OSError as e:
         _fail(f"cannot write {out_dir}: {e.strerror}")
-    click.echo(f"built {result} in {time.perf_counter() - t0:.2f}s")
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    click.echo(f"built {result} in {time.perf_counter() - t0:.2f}s"
+               + (f" ({len(warnings)} warning(s))" if warnings else ""))
 
 
 @main.command()

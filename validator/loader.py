@@ -350,7 +350,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
              x.get("range"), int(x.get("steps") or default_steps), parse_factors(x.get("reduced"), factor_names),
              _t(x.get("flags")), x.get("count", 1), x.get("provenance", "printed"), _loc(x))
         for x in c.get("units") or ())
-    markers = tuple(Marker(x["id"], x["name"], x.get("count"), _loc(x), x.get("side")) for x in c.get("markers") or ())
+    markers = tuple(Marker(x["id"], x["name"], x.get("count"), _loc(x), x.get("side"), _t(x.get("states")))
+                    for x in c.get("markers") or ())
 
     ooas = tuple(_ooa(o, "orders-of-arrival")
                  for o in (files.get("orders-of-arrival.yaml") or {}).get("orders_of_arrival") or ())

@@ -305,6 +305,7 @@ class Marker:
     count: Optional[int]
     loc: Loc = NOWHERE
     side: Optional[str] = None
+    states: tuple[str, ...] = ()              # unit states this marker shows ("improved-position" -> fort)
 
 
 @dataclass(frozen=True, slots=True)

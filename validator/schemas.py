@@ -225,7 +225,7 @@ COUNTERS = _obj(
         steps={"type": "integer", "minimum": 1, "maximum": 9},
         reduced=_sn, flags=_strs, count={"type": ["integer", "null"], "minimum": 1},
         setup_code=_sn)},
-    markers={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, count=_intn, side=_sn)},
+    markers={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, count=_intn, side=_sn, states=_strs)},
 )
 
 OOA = _obj(["orders_of_arrival"], orders_of_arrival={"type": "array", "items": {"$ref": "#/$defs/ooa"}})

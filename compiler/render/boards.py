@@ -1,0 +1,310 @@
+"""Map board artwork, drawn with Pillow from the source data only.
+
+What is drawn: every hex (outline and its printed ID), terrain per hex where the source gives it
+(hexes whose terrain is not printed are drawn hatched grey: unknown, never guessed), paths (roads,
+railways ...), hexside features, named places, victory hexes with their values, entry/deployment
+areas, map features and supply sources. Boards are drawn in play-surface pixels and cropped, so
+hexes, paths and hexsides that cross a board seam line up on both boards.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from functools import lru_cache
+from typing import Optional
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .layout import DX, DY, HALF_W, BoardLayout, board_offsets, layout_for
+
+def _reportlab_font(name: str) -> str:
+    """A font file shipped inside the reportlab wheel (a declared dependency): the same pixels on
+    every machine, unlike system fonts."""
+    try:
+        import os
+        import reportlab
+        return os.path.join(os.path.dirname(reportlab.__file__), "fonts", name)
+    except ImportError:
+        return ""
+
+
+FONT_PATHS = (_reportlab_font("Vera.ttf"), "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+FONT_BOLD_PATHS = (_reportlab_font("VeraBd.ttf"), "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
+UNKNOWN_FILL = (222, 222, 216)
+UNKNOWN_HATCH = (190, 190, 184)
+GRID_LINE = (90, 90, 90)
+
+# Colours by words in terrain ids; anything else gets a stable pastel from its id.
+TERRAIN_COLOURS = (
+    (("clear", "open"), (238, 232, 200)),
+    (("forest", "wood", "jungle"), (150, 190, 120)),
+    (("rough", "broken", "hill"), (205, 180, 140)),
+    (("mountain",), (170, 140, 110)),
+    (("marsh", "swamp", "polder"), (180, 210, 200)),
+    (("city", "urban", "town", "village", "west-wall", "westwall"), (190, 185, 185)),
+    (("water", "lake", "sea", "river"), (150, 190, 230)),
+)
+FEATURE_COLOURS = (
+    (("river", "stream", "creek", "canal", "water"), (40, 100, 210)),
+    (("rail",), (30, 30, 30)),
+    (("road", "highway", "autobahn"), (200, 40, 30)),
+    (("track", "trail"), (140, 90, 40)),
+    (("bridge",), (90, 90, 90)),
+    (("border", "boundary", "frontier"), (140, 40, 140)),
+)
+SIDE_COLOURS = ((200, 30, 30), (30, 60, 200), (30, 140, 60), (150, 80, 20))
+
+
+@lru_cache(maxsize=16)
+def font(size: int, bold: bool = False):
+    for p in (FONT_BOLD_PATHS if bold else FONT_PATHS):
+        if not p:
+            continue
+        try:
+            return ImageFont.truetype(p, size)
+        except OSError:
+            continue
+    return ImageFont.load_default()
+
+
+def _pastel(key: str) -> tuple[int, int, int]:
+    h = hashlib.sha256(key.encode("utf-8")).digest()
+    return tuple(150 + h[i] % 90 for i in range(3))
+
+
+def terrain_colour(tid: str) -> tuple[int, int, int]:
+    t = tid.lower()
+    for words, colour in TERRAIN_COLOURS:
+        if any(w in t for w in words):
+            return colour
+    return _pastel(tid)
+
+
+def feature_colour(fid: str) -> tuple[int, int, int]:
+    t = fid.lower()
+    for words, colour in FEATURE_COLOURS:
+        if any(w in t for w in words):
+            return colour
+    h = hashlib.sha256(fid.encode("utf-8")).digest()
+    return (h[0] % 160, h[1] % 160, h[2] % 160)
+
+
+def board_inputs(game) -> dict:
+    """Everything a board drawing depends on, as plain data (the board cache key is built from it)."""
+    g = game.grid
+    return {
+        "renderer": 3,
+        "rows_increase": getattr(game, "rows_increase", "south"),
+        "grid": [g.scheme, g.orientation, g.shifted, g.column_digits, g.row_digits,
+                 [[b.id, list(b.columns), list(b.rows), list(b.origin), b.name] for b in g.boards]],
+        "default": game.terrain.default,
+        "hexes": [[t.hex, list(t.terrain)] for t in game.terrain.hexes],
+        "hexsides": [[list(s.between), s.feature] for s in game.terrain.hexsides],
+        "paths": [[p.feature, list(p.hexes)] for p in game.terrain.paths],
+        "places": [[p.name, list(p.hexes), p.kind] for p in game.places.places],
+        "victory": [[v.hex, v.place, v.value, v.side] for v in game.places.victory],
+        "areas": [[a.id, a.kind, a.name, list(a.hexes) if a.hexes is not None else None]
+                  for a in game.places.areas],
+        "features": [[f.kind, f.hex, f.side] for f in game.places.features],
+        "supply": [[s.side, s.hex] for s in game.places.supply_sources],
+        "sides": [s.id for s in game.sides],
+    }
+
+
+def render_board(game, board_id: str) -> Image.Image:
+    grid = game.grid
+    layouts = {b.id: layout_for(game, b) for b in grid.boards}
+    lay = layouts[board_id]
+    offsets = board_offsets(grid)
+    ox, oy = offsets[board_id]
+    w, h = lay.size
+
+    def surf(hex_id: str) -> Optional[tuple[float, float]]:
+        hx = grid.parse(hex_id)
+        if hx is None or hx.board not in layouts or not layouts[hx.board].board.contains(hx.column, hx.row):
+            return None
+        cx, cy = layouts[hx.board].centre(hx.column, hx.row)
+        bx, by = offsets[hx.board]
+        return cx + bx - ox, cy + by - oy
+
+    img = Image.new("RGB", (w, h), UNKNOWN_FILL)
+    d = ImageDraw.Draw(img)
+    # unknown terrain: hatching everywhere; known terrain is painted over it hex by hex
+    for k in range(-h, w, 9):
+        d.line([(k, 0), (k + h, h)], fill=UNKNOWN_HATCH, width=1)
+
+    hex_terrain = {t.hex: t.terrain for t in game.terrain.hexes}
+    default = game.terrain.default
+    pad = DX * 2
+
+    # every hex of every board that shows on this one (neighbours' edges included)
+    visible: list[tuple[str, BoardLayout, int, int, float, float]] = []
+    for bl in layouts.values():
+        bx, by = offsets[bl.board.id]
+        for hid, c, r in bl.hexes():
+            cx, cy = bl.centre(c, r)
+            x, y = cx + bx - ox, cy + by - oy
+            if -pad <= x <= w + pad and -pad <= y <= h + pad:
+                visible.append((hid, bl, c, r, x, y))
+
+    for hid, bl, c, r, x, y in visible:
+        terr = hex_terrain.get(hid)
+        if terr is None:
+            terr = (default,) if default else ()
+        poly = _poly_at(bl, x, y, 0)
+        if terr:
+            d.polygon(poly, fill=terrain_colour(terr[0]))
+        d.polygon(poly, outline=GRID_LINE)
+        if len(terr) > 1:
+            # further terrain of the hex, by name (the fill shows the first)
+            _text(d, (x, y + DY * 0.12), " ".join(terr[1:]), 8, (60, 60, 60), max_w=DX * 1.1)
+
+    # areas (entry/deployment): an inner coloured ring and the area's id
+    for i, a in enumerate(game.places.areas):
+        if not a.hexes:
+            continue
+        colour = (230, 120, 0) if a.kind == "entry" else (0, 150, 150)
+        for hid in a.hexes:
+            p = surf(hid)
+            if p is None:
+                continue
+            x, y = p
+            ring = _poly_at(lay, x, y, 5)
+            d.line(ring + [ring[0]], fill=colour, width=4)
+            label = a.name or (f"Entry {a.id}" if a.kind == "entry" else a.id)
+            _text(d, (x, y + DY * 0.05), label, 10, colour, bold=True, max_w=DX * 1.25)
+
+    # paths: centre to centre
+    for p in game.terrain.paths:
+        pts = [surf(hid) for hid in p.hexes]
+        colour = feature_colour(p.feature)
+        wd = 3 if "rail" in p.feature.lower() else 4
+        for a, b in zip(pts, pts[1:]):
+            if a is None or b is None:
+                continue
+            if math.hypot(b[0] - a[0], b[1] - a[1]) > DY * 1.5:
+                continue  # not adjacent: the list skips hexes; do not draw a straight line across
+            d.line([a, b], fill=colour, width=wd)
+
+    # hexside features: the shared edge of two adjacent hexes
+    side_len = HALF_W
+    for s in game.terrain.hexsides:
+        a, b = surf(s.between[0]), surf(s.between[1])
+        if a is None or b is None:
+            continue
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        vx, vy = b[0] - a[0], b[1] - a[1]
+        n = math.hypot(vx, vy) or 1.0
+        px, py = -vy / n * side_len / 2, vx / n * side_len / 2
+        d.line([(mx - px, my - py), (mx + px, my + py)], fill=feature_colour(s.feature), width=5)
+
+    # map features and supply sources
+    for f in game.places.features:
+        p = surf(f.hex)
+        if p:
+            _text(d, (p[0], p[1] + DY * 0.22), f.kind.replace("-", " "), 9, (120, 0, 120), bold=True)
+    side_ids = [s.id for s in game.sides]
+    for s in game.places.supply_sources:
+        if s.hex and (p := surf(s.hex)):
+            col = SIDE_COLOURS[side_ids.index(s.side) % 4] if s.side in side_ids else (0, 0, 0)
+            _text(d, (p[0] - DX * 0.3, p[1] - DY * 0.05), "S", 12, col, bold=True)
+
+    # victory hexes: a red ring and the value
+    places = {pl.id: pl for pl in game.places.places}
+    for v in game.places.victory:
+        hexes = [v.hex] if v.hex else (list(places[v.place].hexes) if v.place in places else [])
+        for hid in hexes:
+            p = surf(hid)
+            if p is None:
+                continue
+            x, y = p
+            rr = DY * 0.36
+            d.ellipse([x - rr, y - rr, x + rr, y + rr], outline=(200, 0, 0), width=3)
+            if v.value is not None:
+                _text(d, (x + DX * 0.28, y - DY * 0.05), f"{v.value}", 12, (200, 0, 0), bold=True)
+
+    # named places
+    for pl in game.places.places:
+        for hid in pl.hexes:
+            p = surf(hid)
+            if p:
+                _text(d, (p[0], p[1] + DY * 0.34), pl.name, 10, (0, 0, 0), bold=True, max_w=DX * 1.6)
+
+    # hex IDs (this board's hexes only; a neighbour's hexes carry their own board's IDs)
+    for hid, bl, c, r, x, y in visible:
+        if bl.board.id != board_id:
+            continue
+        _text(d, (x, y - DY * 0.36), hid, 10 if len(hid) <= 5 else 9, (40, 40, 40))
+    return img
+
+
+def _poly_at(lay: BoardLayout, x: float, y: float, inset: float) -> list[tuple[float, float]]:
+    hw, hh = HALF_W - inset, DY / 2 - inset
+    pts = [(hw, 0), (hw / 2, hh), (-hw / 2, hh), (-hw, 0), (-hw / 2, -hh), (hw / 2, -hh)]
+    if lay.sideways:
+        pts = [(b, a) for a, b in pts]
+    return [(x + a, y + b) for a, b in pts]
+
+
+def _text(d: ImageDraw.ImageDraw, at, text: str, size: int, fill, bold: bool = False,
+          max_w: Optional[float] = None) -> None:
+    f = font(size, bold)
+    if max_w is not None:
+        while size > 6 and d.textlength(text, font=f) > max_w:
+            size -= 1
+            f = font(size, bold)
+    d.text(at, text, fill=fill, font=f, anchor="mm")
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    """Deterministic PNG: no metadata chunks, fixed compression."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
+
+
+def legend_image(game) -> Image.Image:
+    """The map key: terrain fills (only terrain the source assigns to hexes), the unknown hatching,
+    feature line colours and the symbols used."""
+    used = []
+    for t in [game.terrain.default] + [x for h in game.terrain.hexes for x in h.terrain]:
+        if t and t not in used:
+            used.append(t)
+    feats = []
+    for f in [s.feature for s in game.terrain.hexsides] + [p.feature for p in game.terrain.paths]:
+        if f not in feats:
+            feats.append(f)
+    rows = len(used) + len(feats) + 5
+    img = Image.new("RGB", (420, 40 + rows * 26), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    d.text((10, 8), "Map key", fill=(0, 0, 0), font=font(15, True))
+    y = 40
+
+    def name_of(tid):
+        tt = game.terrain_type(tid) if hasattr(game, "terrain_type") else None
+        return tt.name if tt is not None else tid
+
+    d.rectangle([10, y, 50, y + 18], fill=UNKNOWN_FILL, outline=GRID_LINE)
+    for k in range(-18, 40, 9):
+        d.line([(10 + max(k, 0), y + max(-k, 0)), (10 + min(k + 18, 40), y + min(18, 40 - k))], fill=UNKNOWN_HATCH)
+    d.text((60, y + 2), "terrain not given by the source (unknown)", fill=(0, 0, 0), font=font(12))
+    y += 26
+    for t in used:
+        d.rectangle([10, y, 50, y + 18], fill=terrain_colour(t), outline=GRID_LINE)
+        d.text((60, y + 2), name_of(t), fill=(0, 0, 0), font=font(12))
+        y += 26
+    for f in feats:
+        d.line([(10, y + 9), (50, y + 9)], fill=feature_colour(f), width=5)
+        d.text((60, y + 2), name_of(f), fill=(0, 0, 0), font=font(12))
+        y += 26
+    d.ellipse([20, y, 38, y + 18], outline=(200, 0, 0), width=3)
+    d.text((60, y + 2), "victory hex (red number: its value)", fill=(0, 0, 0), font=font(12))
+    y += 26
+    d.line([(10, y), (50, y), (50, y + 18), (10, y + 18), (10, y)], fill=(230, 120, 0), width=4)
+    d.text((60, y + 2), "entry area (its id)", fill=(0, 0, 0), font=font(12))
+    y += 26
+    d.text((22, y + 2), "S", fill=(0, 0, 0), font=font(12, True))
+    d.text((60, y + 2), "supply source (colour of its side)", fill=(0, 0, 0), font=font(12))
+    return img

@@ -1,0 +1,197 @@
+"""Pixel layout of the map boards, shared by the board renderer and the VASSAL module writer.
+
+Every board is one image. Hexes sit on a regular grid: in the `columns` orientation (flat-topped
+hexes in vertical columns) column centres are `DX` pixels apart and hexes in a column `DY` apart,
+shifted columns half a hex (`DY/2`) lower; the `rows` orientation is the same with x and y swapped.
+Both spacings are integers and `DY` is even, so every hex centre is a whole pixel.
+
+A board image is exactly `columns * DX` wide (half a column spacing of margin each side), so two
+boards laid side by side in VASSAL (its BoardPicker puts a board right of its neighbour's width)
+continue one column grid: B1 sits one column spacing east of A40 when B's origin column is 40.
+
+`vassal_grid()` gives the HexGrid/HexGridNumbering attributes that make VASSAL name every hex by
+its printed ID (see ``tests/test_vmod_grid.py`` for the port of VASSAL's pixel->name rule).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from validator.hexgrid import Board, Grid, Hex
+
+DY = 72                      # hex height across the flats, px (even)
+DX = 62                      # column spacing, px (~ DY * sqrt(3)/2)
+HALF_W = DX * 2 / 3          # centre-to-corner along the major axis (DX = 3/4 of corner-to-corner)
+COUNTER_PX = 54              # counter artwork size, px
+MARGIN_MAJOR = DX // 2       # margin before the first column
+MARGIN_MINOR = DY // 2       # margin above the first row
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    grid: Grid
+    board: Board
+    north: bool = False          # row numbers increase northwards (row 0 on the south edge)
+
+    def __post_init__(self):
+        if self.north and self.grid.orientation != "columns":
+            raise NotImplementedError("row numbers increasing north are supported for column grids only")
+
+    # -- shape ---------------------------------------------------------------------------------
+    @property
+    def sideways(self) -> bool:
+        return self.grid.orientation == "rows"
+
+    def _major_minor(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(major range, minor range): columns/rows, or rows/columns when sideways."""
+        b = self.board
+        return (b.rows, b.columns) if self.sideways else (b.columns, b.rows)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        (a0, a1), (m0, m1) = self._major_minor()
+        major = (a1 - a0 + 1) * DX
+        # half a hex more for the shifted columns, unless boards join along this axis: then the
+        # board must be exactly its hexes long for the next board's hexes to continue the grid
+        minor = (m1 - m0 + 1) * DY + (0 if self._joins_on_minor_axis() else DY // 2)
+        return (minor, major) if self.sideways else (major, minor)
+
+    def _minor_margin(self) -> int:
+        """Before the first row: half a hex; a quarter when boards join along this axis (the seam then
+        runs through the half-shifted hexes, and both boards' centres stay on their own board)."""
+        return DY // 4 if self._joins_on_minor_axis() else MARGIN_MINOR
+
+    def _joins_on_minor_axis(self) -> bool:
+        k = 0 if self.sideways else 1
+        return len({b.origin[k] for b in self.grid.boards}) > 1
+
+    def shifted(self, major_index: int) -> bool:
+        """Whether a column (row, when sideways) sits half a hex down (right), by its surface index."""
+        off = self.board.origin[1] if self.sideways else self.board.origin[0]
+        s = major_index + off
+        return (s % 2 == 1) if self.grid.shifted == "odd" else (s % 2 == 0)
+
+    def centre(self, column: int, row: int) -> tuple[int, int]:
+        """Pixel centre of a hex of this board, in board-image coordinates."""
+        (a0, _), (m0, _) = self._major_minor()
+        major, minor = (row, column) if self.sideways else (column, row)
+        u = MARGIN_MAJOR + (major - a0) * DX
+        if self.north:
+            # row-number space is drawn upside down: a shifted column (half a hex further on in row
+            # numbers) sits half a hex higher on the drawn map
+            _, m1 = self.board.rows
+            v = self._minor_margin() + (m1 - minor) * DY + (0 if self.shifted(major) else DY // 2)
+        else:
+            v = self._minor_margin() + (minor - m0) * DY + (DY // 2 if self.shifted(major) else 0)
+        return (v, u) if self.sideways else (u, v)
+
+    def centre_of(self, hex_id: str) -> Optional[tuple[int, int]]:
+        h = self.grid.parse(hex_id)
+        if h is None or h.board != self.board.id or not self.board.contains(h.column, h.row):
+            return None
+        return self.centre(h.column, h.row)
+
+    def polygon(self, column: int, row: int, inset: float = 0.0) -> list[tuple[float, float]]:
+        x, y = self.centre(column, row)
+        hw, hh = HALF_W - inset, DY / 2 - inset
+        pts = [(hw, 0), (hw / 2, hh), (-hw / 2, hh), (-hw, 0), (-hw / 2, -hh), (hw / 2, -hh)]
+        if self.sideways:
+            pts = [(b, a) for a, b in pts]
+        return [(x + a, y + b) for a, b in pts]
+
+    def hexes(self) -> Iterator[tuple[str, int, int]]:
+        b = self.board
+        for c in range(b.columns[0], b.columns[1] + 1):
+            for r in range(b.rows[0], b.rows[1] + 1):
+                yield self.grid.format(Hex(b.id, c, r)), c, r
+
+    # -- VASSAL ----------------------------------------------------------------------------------
+    def vassal_grid(self) -> tuple[dict, dict]:
+        """(HexGrid attributes, HexGridNumbering attributes), all as strings."""
+        g, b = self.grid, self.board
+        (a0, _), (m0, _) = self._major_minor()
+        # VASSAL shifts odd raw columns down; make a raw column odd exactly when it is shifted here.
+        # (drawn upside down, the columns VASSAL must shift down are the unshifted ones)
+        k = 1 if (self.shifted(a0) != self.north) else 0
+        u0 = MARGIN_MAJOR - k * DX             # position of raw column 0 along the major axis
+        v0 = self._minor_margin()              # raw row 0 of a column VASSAL does not shift
+        grid = {
+            "sideways": "true" if self.sideways else "false",
+            "x0": str(u0), "y0": str(v0),       # VASSAL reads the origin after swapping x/y when sideways
+            "dx": f"{DX:.1f}", "dy": f"{DY:.1f}",
+            "snapTo": "true", "edgesLegal": "false", "cornersLegal": "false",
+            "visible": "false", "dotsVisible": "false", "color": "0,0,0",
+        }
+        # Column (major) and row (minor) name formats.
+        if g.scheme == "letters":
+            col_fmt = ("A", 0, 1)              # type, leading, value of the first name (A=0)
+        elif g.scheme == "column-row":
+            col_fmt = ("N", max(g.column_digits - 1, 0), 0)
+        else:
+            col_fmt = ("N", 0, 0)
+        if g.scheme == "letters":
+            row_fmt = ("N", 0)
+        else:
+            row_fmt = ("N", max(g.row_digits - 1, 0))
+        cols0, rows0 = b.columns[0], b.rows[0]
+        col_off = cols0 - col_fmt[2]           # offset so raw index -> printed column
+        if self.sideways:
+            # raw column = our row (major), raw row = our column (minor)
+            h_type, h_lead, h_off = row_fmt[0], row_fmt[1], rows0 - k
+            v_type, v_lead, v_off = col_fmt[0], col_fmt[1], col_off
+            first = "V"                         # gridLocation = row name (our column) + sep + column name
+        else:
+            h_type, h_lead, h_off = col_fmt[0], col_fmt[1], col_off - k
+            v_type, v_lead, v_off = row_fmt[0], row_fmt[1], rows0
+            first = "H"
+        v_desc = "false"
+        if self.north:
+            # VASSAL counts rows up from the bottom with vDescend: row = getMaxRows() - rawRow, where
+            # getMaxRows() = floor(board height / hex width + 0.5) (RegularGridNumbering/HexGridNumbering);
+            # raw row 0 is the top row (number rows[1]), so the offset makes the top name rows[1].
+            max_rows = math.floor(self.size[1] / DX + 0.5)
+            v_off = b.rows[1] - max_rows
+            v_desc = "true"
+        sep = "." if g.scheme == "map-column.row" else ""
+        fmt = (b.id + "$gridLocation$") if g.scheme == "map-column.row" else "$gridLocation$"
+        numbering = {
+            "first": first, "sep": sep,
+            "hType": h_type, "hLeading": str(h_lead), "hOff": str(h_off), "hDescend": "false",
+            "vType": v_type, "vLeading": str(v_lead), "vOff": str(v_off), "vDescend": v_desc,
+            "stagger": "false", "locationFormat": fmt, "visible": "false",
+            "fontSize": "9", "color": "0,0,0", "rotateText": "0", "hDrawOff": "0", "vDrawOff": "0",
+        }
+        return grid, numbering
+
+
+def layout_for(game, board: Board) -> BoardLayout:
+    return BoardLayout(game.grid, board, getattr(game, "rows_increase", "south") == "north")
+
+
+def board_layouts(game) -> list[BoardLayout]:
+    return [layout_for(game, b) for b in game.grid.boards]
+
+
+def board_slots(grid: Grid, board_ids: Optional[list[str]] = None) -> dict[str, tuple[int, int]]:
+    """Each board's (column, row) cell in VASSAL's BoardPicker grid, from the boards' origins."""
+    boards = [b for b in grid.boards if board_ids is None or b.id in board_ids]
+    cols = sorted({b.origin[0] for b in boards})
+    rows = sorted({b.origin[1] for b in boards})
+    return {b.id: (cols.index(b.origin[0]), rows.index(b.origin[1])) for b in boards}
+
+
+def board_offsets(grid: Grid, board_ids: Optional[list[str]] = None) -> dict[str, tuple[int, int]]:
+    """Pixel offset of each board in the VASSAL map (Map.getLocation: sums of widths to the left)."""
+    slots = board_slots(grid, board_ids)
+    lay = {b.id: BoardLayout(grid, b) for b in grid.boards}
+    out = {}
+    for bid, (cx, cy) in slots.items():
+        x = sum(lay[o].size[0] for o, (ox, oy) in slots.items() if oy == cy and ox < cx)
+        y = sum(lay[o].size[1] for o, (ox, oy) in slots.items() if ox == cx and oy < cy)
+        out[bid] = (x, y)
+    return out
+
+
+def hex_distance_px() -> float:
+    return math.hypot(DX, DY / 2)

@@ -1,0 +1,226 @@
+"""`hexforge build`: a complete VASSAL 3.7 module (.vmod) from a loaded `Game`.
+
+Entry point: ``build_module(game, out_dir, progress=None) -> Path`` writes ``out_dir/<game.id>.vmod``
+(via a temporary file renamed into place) and keeps rendered images in ``out_dir/.cache``.
+The archive is byte-for-byte reproducible: fixed entry order and timestamps, fixed ``dateSaved``,
+deterministic PNGs, a fixed obfuscation key in the saves.
+"""
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Callable, Optional
+
+from lxml import etree
+
+from compiler import cache as cache_mod
+from compiler.render import boards as boards_mod
+from compiler.render import layout as layout_mod
+from compiler.render.layout import COUNTER_PX, board_offsets, board_slots, layout_for
+
+from . import boxes, buildfile, charts as charts_mod, pieces, savegame, setup as setup_mod
+from .buildfile import VASSAL_VERSION
+
+MODULE_VERSION = "1.0"
+ZIP_TIME = (2000, 1, 1, 0, 0, 0)
+
+
+def _date_saved() -> str:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        return str(int(epoch) * 1000)
+    return "946684800000"    # 2000-01-01T00:00:00Z: fixed, so rebuilds are identical
+
+
+def metadata_xml(root_attrs: dict, elements: list[tuple[str, str]]) -> bytes:
+    root = etree.Element("data", root_attrs)
+    for tag, text in elements:
+        e = etree.SubElement(root, tag)
+        e.text = text
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
+
+
+def module_metadata(game) -> bytes:
+    return metadata_xml({"version": "1"}, [
+        ("version", MODULE_VERSION), ("VassalVersion", VASSAL_VERSION), ("dateSaved", _date_saved()),
+        ("description", game.title), ("name", game.title)])
+
+
+def save_metadata(game, scenario) -> bytes:
+    return metadata_xml({"version": "1"}, [
+        ("version", MODULE_VERSION), ("VassalVersion", VASSAL_VERSION), ("dateSaved", _date_saved()),
+        ("description", f"{scenario.id} {scenario.name}")])
+
+
+def zip_bytes(entries: list[tuple[str, bytes]]) -> bytes:
+    buf = io.BytesIO()
+    write_zip(buf, entries)
+    return buf.getvalue()
+
+
+def write_zip(f, entries: list[tuple[str, bytes]]) -> None:
+    with zipfile.ZipFile(f, "w") as z:
+        for name, data in entries:
+            zi = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            zi.external_attr = 0o644 << 16
+            zi.create_system = 3
+            # PNGs are compressed already: store them (faster, and VASSAL reads STORED entries)
+            zi.compress_type = zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
+            z.writestr(zi, data, compresslevel=6 if zi.compress_type == zipfile.ZIP_DEFLATED else None)
+
+
+def setup_file_name(scenario) -> str:
+    return "scenario_" + pieces.safe_name(scenario.id) + ".vsav"
+
+
+def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int], None]] = None,
+                 warnings: Optional[list] = None) -> Path:
+    """Build `out_dir/<game.id>.vmod`. `warnings`, if given, receives what could not be placed faithfully."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cache = cache_mod.Cache(out_dir / ".cache")
+    report = progress or (lambda *a: None)
+    entries: list[tuple[str, bytes]] = []
+
+    board_code = cache_mod.code_fingerprint([boards_mod, layout_mod])
+    from compiler.render import counters as counters_mod
+    counter_code = cache_mod.code_fingerprint([counters_mod, layout_mod])
+    chart_code = cache_mod.code_fingerprint([charts_mod, boards_mod])
+    box_code = cache_mod.code_fingerprint([boxes, boards_mod])
+
+    # -- boards, one at a time -------------------------------------------------------------------
+    binputs = cache_mod.key(boards_mod.board_inputs(game))
+    board_images, board_sizes, grids = {}, {}, {}
+    nb = len(game.grid.boards)
+    for i, b in enumerate(game.grid.boards):
+        report("boards", i, nb)
+        lay = layout_for(game, b)
+        fn = "board_" + pieces.safe_name(pieces.vassal_board_name(b)) + ".png"
+        k = cache_mod.key("board", board_code, binputs, b.id)
+        data = cache.get_or_make(k, lambda b=b: boards_mod.png_bytes(boards_mod.render_board(game, b.id)), ".png")
+        entries.append(("images/" + fn, data))
+        board_images[b.id], board_sizes[b.id], grids[b.id] = fn, lay.size, lay.vassal_grid()
+    report("boards", nb, nb)
+
+    # -- counters -------------------------------------------------------------------------------
+    # everything counter artwork may read, hashed once (each counter's key adds the unit id and face)
+    cdata = cache_mod.key(repr((game.sides, game.formations, game.factor_names, game.rules.other,
+                                game.units, game.markers)))
+    total = len(game.units) + len(game.markers)
+    for i, u in enumerate(game.units):
+        if i % 50 == 0:
+            report("counters", i, total)
+        front, back = pieces.unit_images(u)
+        for face, fn in (("front", front), ("back", back)):
+            if fn is None:
+                continue
+            k = cache_mod.key("counter", counter_code, cdata, u.id, face, COUNTER_PX)
+            data = cache.get_or_make(k, lambda u=u, face=face: boards_mod.png_bytes(
+                counters_mod.counter_image(game, u, face, COUNTER_PX)), ".png")
+            entries.append(("images/" + fn, data))
+    for m in game.markers:
+        k = cache_mod.key("marker", counter_code, cdata, m.id, COUNTER_PX)
+        data = cache.get_or_make(k, lambda m=m: boards_mod.png_bytes(
+            counters_mod.marker_image(game, m, COUNTER_PX)), ".png")
+        entries.append(("images/" + pieces.marker_image_name(m), data))
+    report("counters", total, total)
+
+    # -- charts ---------------------------------------------------------------------------------
+    chart_list = []
+    for t in game.tables:
+        fn = "chart_" + pieces.safe_name(t.id) + ".png"
+        k = cache_mod.key("chart", chart_code, repr(t))
+        entries.append(("images/" + fn, cache.get_or_make(
+            k, lambda t=t: boards_mod.png_bytes(charts_mod.table_image(t)), ".png")))
+        chart_list.append((t.name, fn))
+    if game.tec is not None and game.tec.terrain:
+        k = cache_mod.key("tec", chart_code, repr(game.tec))
+        entries.append(("images/chart_tec.png", cache.get_or_make(
+            k, lambda: boards_mod.png_bytes(charts_mod.tec_image(game.tec)), ".png")))
+        chart_list.append(("Terrain Effects", "chart_tec.png"))
+
+    k = cache_mod.key("legend", board_code, binputs)
+    entries.append(("images/chart_map_key.png", cache.get_or_make(
+        k, lambda: boards_mod.png_bytes(boards_mod.legend_image(game)), ".png")))
+    chart_list.append(("Map key", "chart_map_key.png"))
+
+    # -- set-ups and holding boxes --------------------------------------------------------------------
+    plans = [setup_mod.plan(game, s) for s in game.scenarios]
+    keys = setup_mod.all_boxes(game, plans)
+    reinf = None
+    box_centres = {}
+    if keys:
+        size, geoms = boxes.layout(game, keys)
+        k = cache_mod.key("boxes", box_code, [[x.side, x.turn, x.label] for x in keys],
+                          [[s.id, s.name] for s in game.sides], repr(game.turns))
+        data = cache.get_or_make(k, lambda: boards_mod.png_bytes(boxes.render(game, keys)), ".png")
+        entries.append(("images/board_reinforcements.png", data))
+        reinf = {"image": "board_reinforcements.png", "size": size,
+                 "zones": [(g.name, g.path) for g in geoms]}
+        box_centres = {g.key: g.centre for g in geoms}
+
+    setups = []
+    save_entries = []
+    ns = len(game.scenarios)
+    for i, (s, pl) in enumerate(zip(game.scenarios, plans)):
+        report("scenarios", i, ns)
+        in_play = [b.id for b in game.grid.boards if not s.boards or b.id in s.boards]
+        offs = board_offsets(game.grid, in_play)
+        cells = board_slots(game.grid, in_play)
+        centres = {}
+        for bid in in_play:
+            lay = layout_for(game, game.grid.board(bid))
+            ox, oy = offs[bid]
+            for hid, c, r in lay.hexes():
+                x, y = lay.centre(c, r)
+                centres[hid] = (x + ox, y + oy)
+        # set-up hexes on boards not in play (a source error) go to a holding box rather than vanish
+        ft = game.turn(s.first_turn) if s.first_turn else None
+        text = savegame.saved_game_text(game, pl, centres, box_centres, in_play, cells, reinf is not None,
+                                        first_turn_index=ft.index if ft else None, n_turns=len(game.turns))
+        if warnings is not None:
+            warnings.extend(f"scenario {s.id}: {x}" for x in pl.problems)
+        fn = setup_file_name(s)
+        vsav = zip_bytes([
+            ("savedGame", savegame.saved_game_bytes(text)),
+            ("savedata", save_metadata(game, s)),
+            ("moduledata", module_metadata(game)),
+        ])
+        save_entries.append((fn, vsav))
+        setups.append((f"{s.id} {s.name}" if s.name and s.name != s.id else s.id, fn))
+    report("scenarios", ns, ns)
+
+    xml = buildfile.build_xml(game, board_images, board_sizes, grids, reinf, chart_list, setups, MODULE_VERSION)
+
+    ordered = [("buildFile.xml", xml), ("moduledata", module_metadata(game))]
+    ordered += sorted(entries, key=lambda e: e[0])
+    ordered += save_entries
+    names = [e[0] for e in ordered]
+    if len(names) != len(set(names)):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"two archive entries share a name: {dup}")
+
+    target = out_dir / f"{game.id}.vmod"
+    fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{game.id}.", suffix=".vmod.tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write_zip(f, ordered)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+        cache.prune()
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return target
+
+
+def plans_for(game):
+    """The placement plan of every scenario (for reports and tests)."""
+    return [setup_mod.plan(game, s) for s in game.scenarios]

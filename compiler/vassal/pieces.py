@@ -1,0 +1,116 @@
+"""Game pieces for a `Game`: prototypes, palette pieces and the pieces a set-up places."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from . import traits as T
+from .encoding import add_piece
+
+UNIT_PROTOTYPE = "Unit"
+MARKER_PROTOTYPE = "Marker"
+
+
+def safe_name(s: str) -> str:
+    """A file-name-safe, stable form of an id."""
+    out = re.sub(r"[^A-Za-z0-9._-]+", "_", s).strip("_")
+    return out or "x"
+
+
+def vassal_board_name(board) -> str:
+    """The VASSAL Board name of a map board: its id (a single-board map may have an empty id)."""
+    return board.id or board.name or "Map"
+
+
+def side_prototype(side_id: str) -> str:
+    return f"Side {side_id}"
+
+
+def type_prototype(type_: str) -> str:
+    return f"Type {type_}"
+
+
+def unit_images(unit) -> tuple[str, Optional[str]]:
+    base = "unit_" + safe_name(unit.id)
+    return base + "_front.png", (base + "_back.png" if unit.steps >= 2 else None)
+
+
+def marker_image_name(marker) -> str:
+    return "marker_" + safe_name(marker.id) + ".png"
+
+
+def prototypes(game) -> list[tuple[str, str, str]]:
+    """(name, description, definition AddPiece text) of every prototype."""
+    out = []
+    out.append((UNIT_PROTOTYPE, "Every unit counter",
+                _definition([T.delete(), T.basic_piece("", "")])))
+    out.append((MARKER_PROTOTYPE, "Every game marker",
+                _definition([T.delete(), T.basic_piece("", "")])))
+    for s in game.sides:
+        out.append((side_prototype(s.id), f"Units of side {s.name}",
+                    _definition([T.marker("Side", s.id), T.marker("SideName", s.name),
+                                 T.basic_piece("", "")])))
+    for ty in sorted({u.type for u in game.units}):
+        out.append((type_prototype(ty), f"Units of type {ty}",
+                    _definition([T.marker("Type", ty), T.basic_piece("", "")])))
+    return out
+
+
+def _definition(traits: list[T.Trait]) -> str:
+    return add_piece(None, T.piece_type(traits), T.piece_state(traits))
+
+
+def unit_traits(game, unit, reduced: bool = False, map_id: Optional[str] = None, x: int = 0, y: int = 0,
+                gpid: str = "") -> list[T.Trait]:
+    front, back = unit_images(unit)
+    tr = [T.prototype(UNIT_PROTOTYPE), T.prototype(side_prototype(unit.side)),
+          T.prototype(type_prototype(unit.type)),
+          T.marker("UnitId", unit.id),
+          T.marker("Formation", unit.formation or ""),
+          T.marker("Nationality", unit.nationality or ""),
+          T.marker("Factors", unit.factors.printed if unit.factors else "")]
+    if unit.factors:
+        for name in game.factor_names:
+            v = unit.factors.get(name)
+            if v is not None:
+                tr.append(T.marker(name.capitalize(), str(v)))
+    if unit.reduced:
+        tr.append(T.marker("ReducedFactors", unit.reduced.printed))
+    tr.append(T.marker("Steps", str(unit.steps)))
+    if back:
+        # level names: "+ (reduced)" makes VASSAL name the reduced side "<name> (reduced)"
+        tr.append(T.layers([front, back], ["", "+ (reduced)"], "Step", "Flip", T.KEY_F,
+                           "Reduced side", level=1 if reduced else 0))
+    elif reduced:
+        raise ValueError(f"unit {unit.id} is placed reduced but has one step")
+    tr.append(T.basic_piece(front, unit.name, map_id, x, y, gpid))
+    return tr
+
+
+def marker_traits(marker, map_id: Optional[str] = None, x: int = 0, y: int = 0, gpid: str = "") -> list[T.Trait]:
+    return [T.prototype(MARKER_PROTOTYPE), T.marker("MarkerId", marker.id),
+            T.basic_piece(marker_image_name(marker), marker.name, map_id, x, y, gpid)]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One palette entry."""
+    name: str
+    gpid: str
+    kind: str          # unit | marker
+    ref: str           # unit or marker id
+    side: Optional[str]
+    formation: Optional[str]
+
+
+def slots(game) -> list[Slot]:
+    out = []
+    n = 0
+    for u in game.units:
+        n += 1
+        out.append(Slot(u.name, str(n), "unit", u.id, u.side, u.formation))
+    for m in game.markers:
+        n += 1
+        out.append(Slot(m.name, str(n), "marker", m.id, None, None))
+    return out

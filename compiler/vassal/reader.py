@@ -1,0 +1,283 @@
+"""Read a VASSAL module (.vmod) or saved game (.vsav) safely, for checks and tests.
+
+Safety: the archive is read in memory by entry name (nothing is ever extracted to a path the
+archive names); entry count, each entry's size and the total are bounded and every read is capped;
+XML is parsed with entity resolution, DTD loading and network access off.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from lxml import etree
+
+from . import gridrule
+from .encoding import decode_command, deobfuscate, parse_add_piece
+from .traits import decode_piece
+
+MAX_ENTRIES = 50_000
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
+MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024
+
+
+class ReadError(ValueError):
+    pass
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                           huge_tree=False, remove_blank_text=False)
+
+
+def parse_xml(data: bytes) -> etree._Element:
+    if b"<!ENTITY" in data or b"<!DOCTYPE" in data:
+        raise ReadError("XML with a DOCTYPE/entities is refused")
+    return etree.fromstring(data, _parser())
+
+
+class Archive:
+    """A zip read in memory, bounded."""
+
+    def __init__(self, source):
+        if isinstance(source, (str, Path)):
+            p = Path(source)
+            if p.stat().st_size > MAX_ARCHIVE_BYTES:
+                raise ReadError("archive too large")
+            data = p.read_bytes()
+        else:
+            data = bytes(source)
+        try:
+            self.zip = zipfile.ZipFile(io.BytesIO(data))
+        except zipfile.BadZipFile as e:
+            raise ReadError(f"not a zip archive: {e}") from e
+        infos = self.zip.infolist()
+        if len(infos) > MAX_ENTRIES:
+            raise ReadError("too many entries")
+        total = 0
+        self.infos = {}
+        for i in infos:
+            if i.file_size > MAX_ENTRY_BYTES:
+                raise ReadError(f"entry {i.filename!r} too large")
+            total += i.file_size
+            if total > MAX_TOTAL_BYTES:
+                raise ReadError("archive expands too much")
+            if i.filename in self.infos:
+                raise ReadError(f"duplicate entry {i.filename!r}")
+            self.infos[i.filename] = i
+
+    def names(self) -> list[str]:
+        return list(self.infos)
+
+    def has(self, name: str) -> bool:
+        return name in self.infos
+
+    def read(self, name: str) -> bytes:
+        info = self.infos.get(name)
+        if info is None:
+            raise ReadError(f"no entry {name!r}")
+        with self.zip.open(info) as f:
+            data = f.read(info.file_size + 1)
+        if len(data) > info.file_size:
+            raise ReadError(f"entry {name!r} is larger than declared")
+        return data
+
+
+# -- saved games ----------------------------------------------------------------------------------
+
+@dataclass
+class SavedPiece:
+    id: Optional[str]
+    traits: list[dict]
+
+    @property
+    def basic(self) -> dict:
+        return self.traits[-1]
+
+    def prop(self, key: str) -> Optional[str]:
+        for t in self.traits:
+            if t["kind"] == "mark" and key in t["values"]:
+                return t["values"][key]
+        return None
+
+
+@dataclass
+class SavedGame:
+    commands: list[str]
+    pieces: list[SavedPiece]
+    stacks: list[dict]
+    others: list[str]          # commands that are neither pieces nor begin/end_save
+
+
+def decode_saved_game(text: str) -> SavedGame:
+    cmds = decode_command(text)
+    if not cmds or cmds[0] != "begin_save" or cmds[-1] != "end_save":
+        raise ReadError("a saved game starts with begin_save and ends with end_save")
+    pieces, stacks, others = [], [], []
+    for c in cmds[1:-1]:
+        if c.startswith("+/"):
+            pid, typ, state = parse_add_piece(c)
+            tr = decode_piece(typ, state)
+            if tr[0]["kind"] == "stack":
+                stacks.append(dict(tr[0], id=pid))
+            else:
+                pieces.append(SavedPiece(pid, tr))
+        else:
+            others.append(c)
+    return SavedGame(cmds, pieces, stacks, others)
+
+
+def read_save(source) -> tuple[SavedGame, etree._Element]:
+    a = source if isinstance(source, Archive) else Archive(source)
+    raw = deobfuscate(a.read("savedGame"))
+    meta = parse_xml(a.read("savedata")) if a.has("savedata") else None
+    return decode_saved_game(raw.decode("utf-8")), meta
+
+
+# -- modules ----------------------------------------------------------------------------------------
+
+@dataclass
+class BoardInfo:
+    map: str
+    name: str
+    image: str
+    width: int
+    height: int
+    grid: Optional[dict]
+    numbering: Optional[dict]
+    zones: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class Module:
+    archive: Archive
+    root: etree._Element
+    metadata: etree._Element
+    boards: list[BoardInfo]
+    board_setups: dict            # map name -> [(board, col, row)]
+    prototypes: dict              # name -> traits
+    slots: list[dict]             # entryName, gpid, traits, path (list of widget names)
+    images: set                   # every image file the module refers to
+    setups: list[dict]            # name, file
+
+    def board(self, map_name: str, name: str) -> BoardInfo:
+        for b in self.boards:
+            if b.map == map_name and b.name == name:
+                return b
+        raise KeyError(name)
+
+    def board_positions(self, map_name: str, layout: list[tuple[str, int, int]]) -> dict:
+        """Pixel offset of each board for a BoardPicker layout (Map.getLocation)."""
+        widths, heights = {}, {}
+        for bname, cx, cy in layout:
+            b = self.board(map_name, bname)
+            widths[(cx, cy)], heights[(cx, cy)] = b.width, b.height
+        out = {}
+        for bname, cx, cy in layout:
+            x = sum(widths.get((i, cy), 0) for i in range(cx))
+            y = sum(heights.get((cx, j), 0) for j in range(cy))
+            out[bname] = (x, y)
+        return out
+
+    def location_name(self, map_name: str, layout: list[tuple[str, int, int]], x: int, y: int) -> Optional[str]:
+        """VASSAL's name for a map point (Map.findBoard, then the board's grid)."""
+        pos = self.board_positions(map_name, layout)
+        for bname, _, _ in layout:
+            b = self.board(map_name, bname)
+            bx, by = pos[bname]
+            if bx <= x < bx + b.width and by <= y < by + b.height:
+                lx, ly = x - bx, y - by
+                if b.zones:
+                    n = gridrule.zone_location_name(b.zones, lx, ly)
+                    if n is not None:
+                        return n
+                if b.grid is not None and b.numbering is not None:
+                    return gridrule.hex_location_name(b.grid, b.numbering, lx, ly, (b.width, b.height))
+                return None
+        return None
+
+
+def parse_board_setup(text: str) -> tuple[str, list[tuple[str, int, int]]]:
+    from .encoding import decode
+    toks = decode(text, "\t")
+    out = []
+    for i in range(1, len(toks) - 2, 3):
+        out.append((decode(toks[i], "/")[0], int(toks[i + 1]), int(toks[i + 2])))
+    return toks[0], out
+
+
+def piece_images(traits: list[dict]) -> set:
+    out = set()
+    for t in traits:
+        if t["kind"] == "piece" and t["image"]:
+            out.add(t["image"])
+        elif t["kind"] == "emb2":
+            out.update(i for i in t["images"] if i)
+    return out
+
+
+def read_module(path) -> Module:
+    a = Archive(path)
+    if not a.has("buildFile.xml"):
+        raise ReadError("no buildFile.xml")
+    root = parse_xml(a.read("buildFile.xml"))
+    meta = parse_xml(a.read("moduledata"))
+    P = "VASSAL.build.module."
+    boards, setups_by_map, protos, slots, images, setups = [], {}, {}, [], set(), []
+    for m in root.iter(P + "Map", P + "PrivateMap", P + "PlayerHand"):
+        mname = m.get("mapName")
+        for bp in m.findall(P + "map.BoardPicker"):
+            s = bp.find("setup")
+            if s is not None and s.text:
+                _, lay = parse_board_setup(s.text)
+                setups_by_map[mname] = lay
+            for b in bp.findall(P + "map.boardPicker.Board"):
+                g = b.find(P + "map.boardPicker.board.HexGrid")
+                zg = b.find(P + "map.boardPicker.board.ZonedGrid")
+                zones = []
+                if zg is not None:
+                    zones = [dict(z.attrib) for z in zg.findall(P + "map.boardPicker.board.mapgrid.Zone")]
+                    g = zg.find(P + "map.boardPicker.board.HexGrid")
+                num = g.find(P + "map.boardPicker.board.mapgrid.HexGridNumbering") if g is not None else None
+                boards.append(BoardInfo(mname, b.get("name"), b.get("image", ""), int(b.get("width", "0")),
+                                        int(b.get("height", "0")), dict(g.attrib) if g is not None else None,
+                                        dict(num.attrib) if num is not None else None, zones))
+                if b.get("image"):
+                    images.add(b.get("image"))
+    for pd in root.iter(P + "PrototypeDefinition"):
+        _, typ, state = parse_add_piece(pd.text or "")
+        tr = decode_piece(typ, state)
+        protos[pd.get("name")] = tr
+        images |= piece_images(tr)
+    for ps in root.iter("VASSAL.build.widget.PieceSlot"):
+        _, typ, state = parse_add_piece(ps.text or "")
+        tr = decode_piece(typ, state)
+        path = [anc.get("entryName") or anc.get("name") for anc in reversed(list(ps.iterancestors()))
+                if anc.tag.startswith("VASSAL.build.widget.") or anc.tag == P + "PieceWindow"]
+        slots.append({"entryName": ps.get("entryName"), "gpid": ps.get("gpid"), "traits": tr, "path": path})
+        images |= piece_images(tr)
+    for ch in root.iter("VASSAL.build.widget.Chart"):
+        if ch.get("fileName"):
+            images.add(ch.get("fileName"))
+    for ps in root.iter(P + "PredefinedSetup"):
+        if ps.get("useFile") == "true" and ps.get("isMenu") != "true":
+            setups.append({"name": ps.get("name"), "file": ps.get("file")})
+    return Module(a, root, meta, boards, setups_by_map, protos, slots, images, setups)
+
+
+def expand_prototypes(traits: list[dict], protos: dict, depth: int = 0) -> list[dict]:
+    """Replace each UsePrototype with the prototype's own traits (its placeholder BasicPiece dropped)."""
+    if depth > 16:
+        raise ReadError("prototype nesting too deep")
+    out = []
+    for t in traits:
+        if t["kind"] == "prototype":
+            if t["name"] not in protos:
+                raise ReadError(f"unknown prototype {t['name']!r}")
+            out.extend(expand_prototypes(protos[t["name"]][:-1], protos, depth + 1))
+        else:
+            out.append(t)
+    return out
