@@ -1,8 +1,13 @@
-"""A content-hash cache for built artefacts (board and counter images).
+"""A content-hash cache for built artefacts (board, counter and chart images).
 
 `key(...)` hashes the inputs (plain JSON-able data) together with the source of the code that turns
-them into bytes, so changing either gives a new key. Entries are files named by their key under
-`<out_dir>/.cache/`, written to a temporary name and renamed (a crash never leaves half an entry).
+them into bytes, so changing either gives a new key. The entries live in one pack file
+(`pack-<hash>.bin`, named in `pack.idx`, under `<out_dir>/.cache/`) rather than a file each: a module has about a
+thousand small images, and opening, writing and syncing a thousand files cost more than rendering
+them. `commit()` writes the entries this build used to a new pack, then the index that names it
+(each written to a temporary name and renamed, the pack first), then deletes the old pack: a crash
+at any point leaves an index whose pack is whole. Stale entries go with the old pack; nothing is
+written when nothing changed.
 """
 from __future__ import annotations
 
@@ -13,15 +18,21 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
+INDEX = "pack.idx"
+
 
 def code_fingerprint(modules: Iterable) -> str:
+    return files_fingerprint(getattr(m, "__file__", None) or repr(m) for m in modules)
+
+
+def files_fingerprint(paths: Iterable) -> str:
+    """A hash of source files' contents (a name that is not a file counts by its name)."""
     h = hashlib.sha256()
-    for m in modules:
-        f = getattr(m, "__file__", None)
-        if f and os.path.exists(f):
+    for f in paths:
+        if os.path.exists(f):
             h.update(Path(f).read_bytes())
         else:
-            h.update(repr(m).encode())
+            h.update(str(f).encode())
     return h.hexdigest()
 
 
@@ -30,40 +41,63 @@ def key(*parts) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 class Cache:
     def __init__(self, root: Path):
         self.root = Path(root)
         self.hits = 0
         self.misses = 0
         self.used: set[str] = set()
+        self._new: dict[str, bytes] = {}
+        self._pack: Optional[bytes] = None
+        try:
+            idx = json.loads((self.root / INDEX).read_text())
+            self._pack_name: Optional[str] = idx["pack"]
+            self._index: dict[str, list[int]] = idx["entries"]
+        except (OSError, ValueError, KeyError, TypeError):
+            self._pack_name, self._index = None, {}
 
-    def _path(self, k: str, suffix: str) -> Path:
-        return self.root / k[:2] / (k + suffix)
+    def keys(self) -> set[str]:
+        """The entries on disk (as of the last commit)."""
+        return set(self._index)
+
+    def _old(self, name: str) -> Optional[bytes]:
+        where = self._index.get(name)
+        if where is None:
+            return None
+        if self._pack is None:
+            try:
+                self._pack = (self.root / str(self._pack_name)).read_bytes()
+            except OSError:
+                self._index, self._pack = {}, b""
+                return None
+        off, n = where
+        data = self._pack[off:off + n]
+        return data if len(data) == n else None
 
     def get(self, k: str, suffix: str = ".bin") -> Optional[bytes]:
-        p = self._path(k, suffix)
-        self.used.add(p.name)
-        try:
-            data = p.read_bytes()
-        except OSError:
-            return None
-        return data
+        name = k + suffix
+        self.used.add(name)
+        return self._new.get(name) or self._old(name)
 
     def put(self, k: str, data: bytes, suffix: str = ".bin") -> None:
-        p = self._path(k, suffix)
-        self.used.add(p.name)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, p)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        name = k + suffix
+        self.used.add(name)
+        self._new[name] = data
 
     def get_or_make(self, k: str, make: Callable[[], bytes], suffix: str = ".bin") -> bytes:
         data = self.get(k, suffix)
@@ -75,13 +109,24 @@ class Cache:
         self.put(k, data, suffix)
         return data
 
-    def prune(self) -> int:
-        """Delete entries this run did not use (old artwork); returns how many."""
-        n = 0
-        if not self.root.is_dir():
+    def commit(self) -> int:
+        """Keep exactly the entries this run used; returns how many stale ones were dropped."""
+        stale = [n for n in self._index if n not in self.used]
+        if not self._new and not stale:
             return 0
-        for p in self.root.glob("*/*"):
-            if p.is_file() and p.name not in self.used and not p.name.startswith(".tmp-"):
-                p.unlink()
-                n += 1
-        return n
+        blob, index = bytearray(), {}
+        for name in sorted(self.used):
+            data = self._new.get(name) or self._old(name)
+            if data is None:
+                continue
+            index[name] = [len(blob), len(data)]
+            blob += data
+        blob = bytes(blob)
+        name = f"pack-{hashlib.sha256(blob).hexdigest()[:16]}.bin"
+        write_atomic(self.root / name, blob)
+        write_atomic(self.root / INDEX, json.dumps({"pack": name, "entries": index}, sort_keys=True).encode())
+        for old in self.root.glob("pack-*.bin"):
+            if old.name != name:
+                old.unlink(missing_ok=True)
+        self._pack_name, self._index, self._pack, self._new = name, index, blob, {}
+        return len(stale)

@@ -4,6 +4,8 @@ import zipfile
 
 import pytest
 
+from compiler.cache import Cache
+
 from compiler.vassal import reader
 from compiler.vassal.build import build_module, plans_for
 from compiler.vassal.pieces import vassal_board_name
@@ -203,12 +205,26 @@ def test_reproducible_and_cached(tmp_path):
     a = build_module(g, tmp_path / "a")
     b = build_module(g, tmp_path / "b")
     assert a.read_bytes() == b.read_bytes()
-    cache_files = sorted((tmp_path / "a" / ".cache").rglob("*.png"))
-    assert cache_files
+    cache_files = sorted((tmp_path / "a" / ".cache").iterdir())
+    assert Cache(tmp_path / "a" / ".cache").keys()
     mtimes = [p.stat().st_mtime_ns for p in cache_files]
     c = build_module(g, tmp_path / "a")
     assert c.read_bytes() == b.read_bytes()
-    assert [p.stat().st_mtime_ns for p in sorted((tmp_path / "a" / ".cache").rglob("*.png"))] == mtimes
+    # nothing new to cache: the pack and its index are not even rewritten
+    assert [p.stat().st_mtime_ns for p in sorted((tmp_path / "a" / ".cache").iterdir())] == mtimes
+
+
+def test_no_change_rebuild_returns_the_module_and_replays_warnings(tmp_path):
+    g = make_game()
+    w1, w2 = [], []
+    a = build_module(g, tmp_path, warnings=w1)
+    before = a.stat().st_mtime_ns
+    assert build_module(g, tmp_path, warnings=w2) == a and a.stat().st_mtime_ns == before
+    assert w1 and w2 == w1                              # the problems are still reported
+    original = a.read_bytes()
+    a.write_bytes(b"not a module")                     # someone touched the output: build again
+    build_module(g, tmp_path)
+    assert a.read_bytes() == original
 
 
 def test_fixture_specific_placements(tmp_path):
@@ -246,13 +262,14 @@ def test_cache_keeps_only_what_the_last_build_used(tmp_path):
     import dataclasses
     g = make_game()
     build_module(g, tmp_path)
-    before = {p.name for p in (tmp_path / ".cache").rglob("*.png")}
+    before = Cache(tmp_path / ".cache").keys()
     u0 = g.units[0]
     g2 = dataclasses.replace(g, units=(dataclasses.replace(u0, name=u0.name + " x"),) + g.units[1:])
     g2._index.update(g._index)
     g2._index["units"] = {u.id: u for u in g2.units}
     build_module(g2, tmp_path)
-    after = {p.name for p in (tmp_path / ".cache").rglob("*.png")}
+    after = Cache(tmp_path / ".cache").keys()
+    assert len(list((tmp_path / ".cache").glob("pack-*.bin"))) == 1     # the old pack is gone
     assert after != before                        # counter artwork keyed on the unit data was redone
     assert {p.name for p in tmp_path.iterdir() if p.suffix == ".vmod"} == {"testgame.vmod"}
     # boards do not depend on units: reused

@@ -7,7 +7,10 @@ deterministic PNGs, a fixed obfuscation key in the saves.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import io
+import json
 import os
 import tempfile
 import zipfile
@@ -76,11 +79,50 @@ def setup_file_name(scenario) -> str:
     return "scenario_" + pieces.safe_name(scenario.id) + ".vsav"
 
 
+@functools.lru_cache(maxsize=1)
+def _builder_fingerprint() -> str:
+    """The source of every module that shapes the archive's bytes."""
+    here = Path(__file__).resolve().parent
+    files = sorted(here.glob("*.py")) + sorted((here.parent / "render").glob("*.py")) + [here.parent / "cache.py"]
+    return cache_mod.key([f.name for f in files], cache_mod.files_fingerprint(files))
+
+
+def _module_key(game) -> str:
+    # the whole model (its repr is deterministic) with the builder's own code: equal keys, equal bytes
+    return cache_mod.key("module", _builder_fingerprint(), os.environ.get("SOURCE_DATE_EPOCH", ""),
+                         repr(dataclasses.replace(game, root="")))
+
+
+def _unchanged(stamp: Path, k: str, target: Path) -> Optional[list]:
+    """The recorded warnings if `target` is the module built from key `k` and untouched since."""
+    try:
+        st = json.loads(stamp.read_text())
+        info = target.stat()
+    except (OSError, ValueError):
+        return None
+    if st.get("key") == k and st.get("size") == info.st_size and st.get("mtime_ns") == info.st_mtime_ns:
+        return list(st.get("warnings") or [])
+    return None
+
+
 def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int], None]] = None,
                  warnings: Optional[list] = None) -> Path:
-    """Build `out_dir/<game.id>.vmod`. `warnings`, if given, receives what could not be placed faithfully."""
+    """Build `out_dir/<game.id>.vmod`. `warnings`, if given, receives what could not be placed faithfully.
+
+    A rebuild of the same model with the same builder code finds the module it wrote last time (its
+    stamp records the key, size and mtime) and returns at once.
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"{game.id}.vmod"
+    stamp = out_dir / ".cache" / "module.stamp"
+    module_key = _module_key(game)
+    done = _unchanged(stamp, module_key, target)
+    if done is not None:
+        if warnings is not None:
+            warnings.extend(done)
+        return target
+    problems: list[str] = []
     cache = cache_mod.Cache(out_dir / ".cache")
     report = progress or (lambda *a: None)
     entries: list[tuple[str, bytes]] = []
@@ -181,8 +223,7 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
         ft = game.turn(s.first_turn) if s.first_turn else None
         text = savegame.saved_game_text(game, pl, centres, box_centres, in_play, cells, reinf is not None,
                                         first_turn_index=ft.index if ft else None, n_turns=len(game.turns))
-        if warnings is not None:
-            warnings.extend(f"scenario {s.id}: {x}" for x in pl.problems)
+        problems.extend(f"scenario {s.id}: {x}" for x in pl.problems)
         fn = setup_file_name(s)
         vsav = zip_bytes([
             ("savedGame", savegame.saved_game_bytes(text)),
@@ -203,7 +244,6 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
         dup = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(f"two archive entries share a name: {dup}")
 
-    target = out_dir / f"{game.id}.vmod"
     fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{game.id}.", suffix=".vmod.tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -211,13 +251,18 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
-        cache.prune()
+        cache.commit()
+        info = target.stat()
+        cache_mod.write_atomic(stamp, json.dumps({"key": module_key, "size": info.st_size,
+                                                  "mtime_ns": info.st_mtime_ns, "warnings": problems}).encode())
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+    if warnings is not None:
+        warnings.extend(problems)
     return target
 
 

@@ -1,0 +1,68 @@
+"""Regenerate the README's pictures from the bundled games (python docs/readme_images.py).
+
+A board crop with one scenario's set-up placed the way the VASSAL module places it, and the
+chart previews that `hexforge charts` writes. Uses only the project's public functions.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from compiler.charts.build import build_charts  # noqa: E402
+from compiler.render.boards import render_board  # noqa: E402
+from compiler.render.counters import counter_image  # noqa: E402
+from compiler.render.layout import COUNTER_PX, layout_for  # noqa: E402
+from validator.loader import load_game  # noqa: E402
+
+OUT = ROOT / "docs" / "images"
+
+
+def board_with_setup(game_id: str, scenario_id: str, board_id: str, name: str) -> None:
+    game, _ = load_game(ROOT / "source" / game_id)
+    board = game.grid.board(board_id)
+    lay = layout_for(game, board)
+    img = render_board(game, board_id).convert("RGB")
+    size = COUNTER_PX  # as the module draws them
+    sc = game.scenario(scenario_id)
+    placed = []
+    for grp in sc.setup:
+        h = grp.location.hex
+        if not h or game.grid.board_of(h) != board_id:
+            continue
+        c = lay.centre_of(h)
+        if c is None:
+            continue
+        for k, p in enumerate(grp.units):
+            u = game.unit(p.unit)
+            face = "back" if "reduced" in p.state else "front"
+            art = counter_image(game, u, face, size).convert("RGB")
+            x, y = int(c[0] - size / 2 + 4 * k), int(c[1] - size / 2 - 4 * k)
+            img.paste(art, (x, y))
+            placed.append((x, y))
+    xs, ys = [p[0] for p in placed], [p[1] for p in placed]
+    box = (max(0, min(xs) - size), max(0, min(ys) - size),
+           min(img.width, max(xs) + 2 * size), min(img.height, max(ys) + 2 * size))
+    crop = img.crop(box)
+    crop.thumbnail((1200, 900))
+    crop.save(OUT / name, optimize=True)
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    board_with_setup("ardennes2", "7.3", "B", "ardennes2-7.3-board.png")
+    with tempfile.TemporaryDirectory() as tmp:
+        for gid, src, dst in (("ardennes2", "counter-sheet-1.png", "ardennes2-counter-sheet.png"),
+                              ("bulge", "crt.png", "bulge-crt.png")):
+            g, _ = load_game(ROOT / "source" / gid)
+            build_charts(g, Path(tmp) / gid)
+            shutil.copyfile(Path(tmp) / gid / src, OUT / dst)
+    print("wrote", ", ".join(sorted(p.name for p in OUT.glob("*.png"))))
+
+
+if __name__ == "__main__":
+    main()
