@@ -1,6 +1,6 @@
 """Every element of a generated buildFile.xml names a real VASSAL class, and every attribute is one
-of the identifier strings of that class or of a superclass (/work/shared/reference/vassal-classes.json,
-generated from VASSAL's source)."""
+of the identifier strings of that class or of a superclass (shared/reference/vassal-classes.json beside
+the checkout, generated from VASSAL's source)."""
 import json
 import zipfile
 from pathlib import Path
@@ -12,7 +12,10 @@ from compiler.vassal.build import build_module
 from tests.vmod_fixtures import make_game
 from tests.vmod_games import real_games
 
-CLASSES = Path("/work/shared/reference/vassal-classes.json")
+# shared/ sits beside the checkout (CI lays a copy there); the list is generated from VASSAL's source
+_REF = "reference/vassal-classes.json"
+CLASSES = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / _REF, Path("/work/shared") / _REF)
+                if p.exists()), Path("/work/shared") / _REF)
 # Child elements that are not classes, each read by its parent's build(): PlayerRoster.build takes
 # the text of every child element as a side; BoardPicker.build takes a <setup> child as its default boards.
 NON_CLASS_CHILDREN = {"entry": "VASSAL.build.module.PlayerRoster", "setup": "VASSAL.build.module.map.BoardPicker"}
@@ -99,3 +102,37 @@ def test_real_module_uses_only_real_classes(name, tmp_path):
     if g is None:
         pytest.skip(f"source/{name} does not load yet")
     assert check_buildfile(_xml(build_module(g, tmp_path))) == []
+
+
+# What a playable module needs beyond real class names: the components VASSAL's module validation
+# (GameModule.validate / ValidationReport) and a player expect to find.
+P = "VASSAL.build.module."
+MODULE_NEEDS = [P + "PlayerRoster", P + "DiceButton", P + "turn.TurnTracker", P + "PieceWindow",
+                P + "PrototypesContainer", P + "ChartWindow", P + "Map"]
+# a Map built from XML gets only BoardPicker, StackMetrics and a few others by itself: the helpers that
+# let a player move, stack, zoom and inspect pieces must be listed
+MAP_NEEDS = [P + "map." + c for c in ("BoardPicker", "PieceMover", "StackExpander", "KeyBufferer",
+                                      "ForwardToKeyBuffer", "Scroller", "MenuDisplayer", "Zoomer",
+                                      "CounterDetailViewer")]
+
+
+@pytest.mark.parametrize("name", sorted(real_games()))
+def test_real_module_has_the_components_vassal_expects(name, tmp_path):
+    g = real_games()[name]
+    if g is None:
+        pytest.skip(f"source/{name} does not load yet")
+    root = etree.fromstring(_xml(build_module(g, tmp_path)), etree.XMLParser(resolve_entities=False, no_network=True))
+    tags = {el.tag for el in root}
+    assert set(MODULE_NEEDS) <= tags, set(MODULE_NEEDS) - tags
+    maps = root.findall(P + "Map")
+    names = [m.get("mapName") for m in maps]
+    assert len(names) == len(set(names))                       # validation warns on two maps of one name
+    for m in maps:
+        assert set(MAP_NEEDS) <= {c.tag for c in m}, (m.get("mapName"), set(MAP_NEEDS) - {c.tag for c in m})
+        boards = m.findall(f"{P}map.BoardPicker/{P}map.boardPicker.Board")
+        assert boards, f"map {m.get('mapName')} has no board"     # validation warns on a map with no board
+    setups = root.findall(".//" + P + "PredefinedSetup")
+    files = {s.get("file") for s in setups if s.get("file")}
+    assert len(files) == len(g.scenarios)
+    sides = [e.text for e in root.find(P + "PlayerRoster").findall("entry")]
+    assert sides == [s.name for s in g.sides]
