@@ -13,8 +13,9 @@ from pathlib import Path
 
 import click
 
+from compiler.atomic import write_atomic
 from validator.checks import all_checks, run_checks
-from validator.diagnostics import Diagnostic, ordered, render_json, render_text, summarise
+from validator.diagnostics import ordered, render_json, render_text, summarise
 from validator.loader import NotAGameTree, load_game
 
 
@@ -75,9 +76,7 @@ def schema(directory: Path) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, text in dump_all().items():
-            tmp = directory / f".{name}.tmp"
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, directory / name)
+            write_atomic(directory / name, text.encode("utf-8"))
     except OSError as e:
         _fail(f"cannot write schemas to {directory}: {e.strerror}")
     click.echo(f"wrote {len(dump_all())} schemas to {directory}")

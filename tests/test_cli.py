@@ -1,7 +1,6 @@
 """The command line: schema export, check listing, JSON contract, layering."""
 import ast
 import json
-from pathlib import Path
 
 import jsonschema
 import yaml

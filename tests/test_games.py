@@ -1,5 +1,4 @@
 """The bundled games: corrected data checks clean; as printed, the checker finds the real defects."""
-import json
 from collections import Counter
 
 import pytest

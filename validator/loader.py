@@ -21,7 +21,7 @@ from .model import (
     Path, Phase, Place, Places, Placement, Removal, ResultCode, Rules, Scenario, SetupGroup, Side,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
-from .yamlsrc import LocList, LocMap, SourceError, load_text
+from .yamlsrc import LocMap, SourceError, load_text
 
 REQUIRED = ("game.yaml", "map.yaml")
 OPTIONAL = ("terrain.yaml", "places.yaml", "tec.yaml", "tables.yaml", "counters.yaml", "orders-of-arrival.yaml")

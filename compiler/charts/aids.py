@@ -19,7 +19,8 @@ from reportlab.platypus import (
     Table, TableStyle,
 )
 
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, atomic_path, metadata, paper_size, register_fonts
+from compiler.atomic import atomic_path
+from .pdf import FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, metadata, paper_size, register_fonts
 
 RED = colors.Color(*INCOMPLETE_RED)
 PALE_RED = colors.Color(1, 0.88, 0.88)

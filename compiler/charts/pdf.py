@@ -7,10 +7,6 @@ so text stays vector and searchable), and nothing depends on the clock, the host
 from __future__ import annotations
 
 import os
-import tempfile
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Iterator
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase import pdfmetrics
@@ -49,23 +45,6 @@ def register_fonts() -> None:
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT_ITALIC,
                                   boldItalic=FONT_BOLD)
     _registered = True
-
-
-@contextmanager
-def atomic_path(dest: Path) -> Iterator[Path]:
-    """A temporary path beside `dest`; renamed onto `dest` only if the block succeeds."""
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
-    try:
-        yield tmp_path
-        os.chmod(tmp_path, 0o644)
-        os.replace(tmp_path, dest)
-    finally:
-        if tmp_path.exists():
-            tmp_path.unlink()
 
 
 def metadata(game, what: str) -> dict:

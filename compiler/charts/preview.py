@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .pdf import atomic_path
+from compiler.atomic import atomic_path
 
 
 def render_preview(pdf: Path, page_index: int, dest: Path, dpi: int = 110) -> Path:

@@ -28,7 +28,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..render.counters import counter_image, marker_image
-from .pdf import FONT, FONT_BOLD, atomic_path, metadata, paper_size, register_fonts
+from compiler.atomic import atomic_path
+from .pdf import FONT, FONT_BOLD, metadata, paper_size, register_fonts
 
 DPI = 300                     # minimum resolution of the counter bitmaps
 BLEED_IN = 1 / 16             # artwork past the cut on each side

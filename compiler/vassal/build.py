@@ -12,7 +12,6 @@ import functools
 import io
 import json
 import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Callable, Optional
@@ -20,6 +19,7 @@ from typing import Callable, Optional
 from lxml import etree
 
 from compiler import cache as cache_mod
+from compiler.atomic import atomic_path, write_atomic
 from compiler.render import boards as boards_mod
 from compiler.render import layout as layout_mod
 from compiler.render.layout import COUNTER_PX, board_offsets, board_slots, layout_for
@@ -244,23 +244,15 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
         dup = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(f"two archive entries share a name: {dup}")
 
-    fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{game.id}.", suffix=".vmod.tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
+    with atomic_path(target) as tmp:
+        with open(tmp, "wb") as f:
             write_zip(f, ordered)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, target)
-        cache.commit()
-        info = target.stat()
-        cache_mod.write_atomic(stamp, json.dumps({"key": module_key, "size": info.st_size,
-                                                  "mtime_ns": info.st_mtime_ns, "warnings": problems}).encode())
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    cache.commit()
+    info = target.stat()
+    write_atomic(stamp, json.dumps({"key": module_key, "size": info.st_size,
+                                    "mtime_ns": info.st_mtime_ns, "warnings": problems}).encode())
     if warnings is not None:
         warnings.extend(problems)
     return target
