@@ -7,28 +7,26 @@ from collections import Counter, defaultdict
 from . import Finding, check
 
 
+def _ooa_lines(ctx, o, sc, where: str):
+    for _, b, a in ctx.arrivals_of(o):
+        for p in a.units:
+            yield sc, p, o.side, f"{where}, {o.side} turn {b.turn}"
+    for b in o.turns:
+        for r in b.removals:
+            for p in r.units + r.except_:
+                yield sc, p, o.side, f"{where}, {o.side} turn {b.turn} removal"
+
+
 def _placements(ctx):
     """(scenario or None, placement, owning side, where it is listed) for every unit line in the tree."""
     g = ctx.game
     for o in g.orders_of_arrival:
-        for _, b, a in ctx.arrivals_of(o):
-            for p in a.units:
-                yield None, p, o.side, f"orders of arrival, {o.side} turn {b.turn}"
-        for b in o.turns:
-            for r in b.removals:
-                for p in r.units + r.except_:
-                    yield None, p, o.side, f"orders of arrival, {o.side} turn {b.turn} removal"
+        yield from _ooa_lines(ctx, o, None, "orders of arrival")
     for sc in g.scenarios:
         for grp, p in ctx.setup_units(sc):
             yield sc, p, grp.side, f"scenario {sc.id} set-up"
         for o in sc.reinforcements:
-            for _, b, a in ctx.arrivals_of(o):
-                for p in a.units:
-                    yield sc, p, o.side, f"scenario {sc.id} reinforcements, turn {b.turn}"
-            for b in o.turns:
-                for r in b.removals:
-                    for p in r.units + r.except_:
-                        yield sc, p, o.side, f"scenario {sc.id} removal"
+            yield from _ooa_lines(ctx, o, sc, f"scenario {sc.id} reinforcements")
         for r in sc.removals:
             for p in r.units + r.except_:
                 yield sc, p, None, f"scenario {sc.id} removal"
