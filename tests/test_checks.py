@@ -50,6 +50,7 @@ case("HF106", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["tur
 case("HF107", "places.yaml")(lambda d: d["areas"].append({"id": "N", "kind": "entry", "hexes": None}))
 case("HF108", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"][1]["arrivals"][0].update(entry={"range": ["0101", "0504"]}))
 # -- units -------------------------------------------------------------------------------------
+case("HF109", S1)(lambda d: d["victory"].update(hexes=["1005"]))
 case("HF201", S1)(lambda d: _setup(d, "0302")["units"][0].update(unit="nope"))
 case("HF202", "counters.yaml")(lambda d: _unit(d, "b1-a").update(formation="b9"))
 case("HF203", "counters.yaml")(lambda d: _unit(d, "b1-a").update(nationality="xx"))
@@ -60,6 +61,7 @@ case("HF207", S1)(lambda d: d["setup"].append({"side": "red", "hex": "0909", "un
 case("HF208", S1)(lambda d: _setup(d, "0808")["units"][1].update(count=4))
 case("HF209", S1)(lambda d: d["setup"].append({"side": "blue", "hex": "0404", "units": []}))
 case("HF210", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"][1]["arrivals"][0]["units"][0].update(count=None))
+case("HF211", "counters.yaml")(lambda d: d["units"].append(dict(_unit(d, "cy-a"), id="cy-b")))
 case("HF301", S1)(lambda d: _setup(d, "0202")["units"][0].update(printed="3-5-8 Inf Bn (A/1)"))
 case("HF302", S1)(lambda d: _setup(d, "0202")["units"][0].update(printed="3-5-10 Mech Bn (A/1)"))
 case("HF303", "counters.yaml")(lambda d: _unit(d, "b1-a").update(factors="2-7"))

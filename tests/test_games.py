@@ -54,6 +54,8 @@ def test_aachen_as_printed_findings():
     assert ("HF901", "game.yaml", ()) in got
     assert any(code == "HF210" for code, _, _ in got)
     assert ("HF406", "scenarios/aachen.yaml", ("3014", "3016")) in got
+    # the 183/Fus. counter the errata corrects is in no list at all
+    assert any(d.code == "HF211" and d.units == ("183/Fus.",) for d in _findings("aachen", as_printed=True))
 
 
 def test_aachen_errata_all_apply():
@@ -138,6 +140,7 @@ def test_ardennes2_as_printed_defects_the_errata_missed_are_found():
     assert any(d.code == "HF602" for d in all_)                       # CRT row "4" has 9 cells for 10 columns
     assert any(d.code == "HF301" and "[7]-1-8" in d.message for d in all_)  # 3 Arm Div DIVARTY [7]-1-8 vs [7]-1-16
     assert any(d.code == "HF703" for d in all_)                        # the editorial A/119 correction is shown
+    assert any(d.code == "HF109" and d.hexes == ("A29.00",) for d in all_)  # 7.6 supply hex outside its area
 
 
 def test_ardennes2_seam_track_links_adjacent_hexes():

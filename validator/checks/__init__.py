@@ -93,6 +93,8 @@ class Context:
                     out += [(x, a.entry.loc, "arrival", sc) for x in a.entry.hex_refs()]
             for f in sc.features:
                 out.append((f.hex, f.loc, f.kind, sc))
+            for sup in sc.supply_sources:
+                out += [(x, sup.get("loc", sc.loc), "supply source", sc) for x in sup.get("hexes") or ()]
             for x in (sc.victory or {}).get("hexes") or ():
                 out.append((x, sc.victory.get("loc", sc.loc), "victory hex", sc))
         self._memo["hex_refs"] = out

@@ -120,3 +120,21 @@ def range_not_on_a_line(ctx):
         if not straight:
             yield Finding(loc, f"hex range {a} to {b} is neither one column, one row nor a straight hex line",
                           hexes=(a, b))
+
+
+@check("HF109", "scenario-hex-outside-play-area", "warning",
+       "a hex the scenario names for entry, supply, victory or a marker lies outside its play area: check it")
+def scenario_hex_outside_play_area(ctx):
+    for sc in ctx.game.scenarios:
+        in_play = ctx.in_play(sc)
+        if in_play is None:
+            continue
+        named = [(h, a.entry.loc, f"turn {b.turn} entry") for o in sc.reinforcements
+                 for _, b, a in ctx.arrivals_of(o) for h in a.entry.hex_refs()]
+        named += [(f.hex, f.loc, f.kind) for f in sc.features]
+        named += [(h, s.get("loc", sc.loc), f"{s.get('side')} supply source") for s in sc.supply_sources
+                  for h in s.get("hexes") or ()]
+        named += [(h, sc.victory.get("loc", sc.loc), "victory hex") for h in (sc.victory or {}).get("hexes") or ()]
+        for h, loc, what in named:
+            if ctx.grid.exists(h) and not in_play(h):
+                yield Finding(loc, f"scenario {sc.id}: {what} {h} is outside the play area", hexes=(h,))

@@ -205,6 +205,22 @@ def count_not_printed(ctx):
                           units=(ctx.unit_label(p.unit, p.printed),))
 
 
+@check("HF211", "unit-never-used", "warning",
+       "the counter is in the manifest but no set-up or order of arrival uses it: check the lists")
+def unit_never_used(ctx):
+    g = ctx.game
+    used = {p.unit for _, p, _, _ in _placements(ctx)}
+    used |= {u.get("unit") for sc in g.scenarios for r in sc.special_rules for u in r.get("units") or ()
+             if isinstance(u, dict)}
+    used |= {f.unit for f in g.places.features if f.unit}
+    # where a set-up is not printed, an unused counter is expected, not a defect
+    severity = "info" if any(not sc.setup_printed for sc in g.scenarios) else None
+    for u in g.units:
+        if u.id not in used:
+            yield Finding(u.loc, f"unit {u.name} is in the manifest but in no set-up, arrival or removal",
+                          units=(u.name,), severity=severity)
+
+
 _FACTORS_HEAD = re.compile(r"^\s*(?:\d+\s*[×x]\s*)?(\S+)\s*(.*)$")
 
 
