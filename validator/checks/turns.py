@@ -6,6 +6,10 @@ from collections import Counter
 from . import Finding, check
 
 
+def _heading(b) -> str:
+    return f"heading {b.printed!r}" if b.printed else f"turn {b.turn}"
+
+
 def _all_ooas(g):
     yield from g.orders_of_arrival
     for sc in g.scenarios:
@@ -42,7 +46,7 @@ def turn_heading_duplicated(ctx):
         seen = set()
         for b in o.turns:
             if counts[b.turn] > 1 and b.turn in seen:
-                yield Finding(b.loc, f"{o.side} order of arrival: turn {b.printed or b.turn} is printed twice")
+                yield Finding(b.loc, f"{o.side} order of arrival: {_heading(b)} is printed twice")
             seen.add(b.turn)
 
 
@@ -57,8 +61,7 @@ def turn_headings_out_of_order(ctx):
             if t is None:
                 continue
             if prev is not None and t.index < prev.index:
-                yield Finding(b.loc, f"{o.side} order of arrival: turn {b.printed or b.turn} follows turn "
-                                     f"{prev.id}")
+                yield Finding(b.loc, f"{o.side} order of arrival: {_heading(b)} follows turn {prev.id}")
             prev = t
 
 
