@@ -66,3 +66,27 @@ def test_validator_never_imports_compiler():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             assert not any(n.split(".")[0] == "compiler" for n in names), f
+
+
+def test_build_and_charts_refuse_a_tree_with_errors_and_write_nothing(mini, tmp_path):
+    mini.edit("scenarios/s1.yaml", lambda d: d["setup"][0].update(hex="1111"))
+    for cmd in ("build", "charts"):
+        out = tmp_path / cmd
+        r = RUN.invoke(main, [cmd, str(mini.path), "--out", str(out)])
+        assert r.exit_code == 1 and "error[HF102]" in r.output and "nothing built" in r.output
+        assert not out.exists()
+
+
+def test_build_and_charts_from_the_command_line(mini, tmp_path):
+    r = RUN.invoke(main, ["build", str(mini.path), "--out", str(tmp_path / "m")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "m" / "mini.vmod").is_file()
+    r = RUN.invoke(main, ["charts", str(mini.path), "--out", str(tmp_path / "c"), "--paper", "letter"])
+    assert r.exit_code == 0, r.output
+    assert {"counter-sheets.pdf", "tables.pdf", "setup-s1.pdf"} <= {p.name for p in (tmp_path / "c").iterdir()}
+    assert not [p for p in (tmp_path / "c").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_build_on_a_missing_path_exits_2(tmp_path):
+    r = RUN.invoke(main, ["build", str(tmp_path / "nope")])
+    assert r.exit_code == 2
