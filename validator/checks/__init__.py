@@ -123,11 +123,9 @@ class Context:
             else:
                 def pred(h, boxes=boxes, boards=boards):
                     x = grid.parse(h)
-                    if x is None or x.board not in boards and boxes is None:
+                    if x is None or x.board not in boards:
                         return False
-                    if boxes is None:
-                        return True
-                    return any((b.board is None or b.board == x.board)
+                    return boxes is None or any((b.board is None or b.board == x.board)
                                and (b.columns[0] is None or x.column >= b.columns[0])
                                and (b.columns[1] is None or x.column <= b.columns[1])
                                and (b.rows[0] is None or x.row >= b.rows[0])
