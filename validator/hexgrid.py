@@ -276,17 +276,7 @@ class Grid:
 
 
 def hexes_in_boxes(grid: Grid, boxes: Iterable) -> set[str]:
-    """The hexes inside a union of inclusive boxes (board, columns, rows; None = unbounded)."""
-    out: set[str] = set()
-    for box in boxes:
-        for b in grid.boards:
-            if box.board is not None and b.id != box.board:
-                continue
-            c0 = b.columns[0] if box.columns[0] is None else max(b.columns[0], box.columns[0])
-            c1 = b.columns[1] if box.columns[1] is None else min(b.columns[1], box.columns[1])
-            r0 = b.rows[0] if box.rows[0] is None else max(b.rows[0], box.rows[0])
-            r1 = b.rows[1] if box.rows[1] is None else min(b.rows[1], box.rows[1])
-            for c in range(c0, c1 + 1):
-                for r in range(r0, r1 + 1):
-                    out.add(grid.format(Hex(b.id, c, r)))
-    return out
+    """The hexes of the grid inside a union of boxes (anything with `contains(board, column, row)`)."""
+    return {grid.format(Hex(b.id, c, r)) for b in grid.boards
+            for c in range(b.columns[0], b.columns[1] + 1) for r in range(b.rows[0], b.rows[1] + 1)
+            if any(box.contains(b.id, c, r) for box in boxes)}

@@ -415,6 +415,14 @@ class Box:
     rows: tuple[Optional[int], Optional[int]]
     loc: Loc = NOWHERE
 
+    def contains(self, board: str, column: int, row: int) -> bool:
+        """Inclusive bounds; None leaves that side (or the board) open."""
+        return ((self.board is None or self.board == board)
+                and (self.columns[0] is None or column >= self.columns[0])
+                and (self.columns[1] is None or column <= self.columns[1])
+                and (self.rows[0] is None or row >= self.rows[0])
+                and (self.rows[1] is None or row <= self.rows[1]))
+
 
 @dataclass(frozen=True, slots=True)
 class Scenario:

@@ -125,11 +125,7 @@ class Context:
                     x = grid.parse(h)
                     if x is None or x.board not in boards:
                         return False
-                    return boxes is None or any((b.board is None or b.board == x.board)
-                               and (b.columns[0] is None or x.column >= b.columns[0])
-                               and (b.columns[1] is None or x.column <= b.columns[1])
-                               and (b.rows[0] is None or x.row >= b.rows[0])
-                               and (b.rows[1] is None or x.row <= b.rows[1]) for b in boxes)
+                    return boxes is None or any(b.contains(x.board, x.column, x.row) for b in boxes)
             self._memo[key] = pred
         return self._memo[key]
 
