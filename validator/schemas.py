@@ -249,14 +249,19 @@ SCENARIO = _obj(
         "additionalProperties": False,
         "allOf": [{"$ref": "#/$defs/location_fields"}],  # no siblings beside $ref: draft-07 would ignore them
     }},
-    deployments={"type": "array", "items": {"type": "object"}},
+    deployments={"type": "array", "items": _obj(
+        ["side"], side=_s, group=_sn, text=_sn, on_map={"type": "boolean"},
+        **{k: _DEFS["location"]["properties"][k] for k in LOCATION_KEYS + ("printed_location",)})},
     features={"type": "array", "items": _obj(
         ["kind", "hex"], kind=_s, hex={"$ref": "#/$defs/hex"}, side=_sn, unit=_sn, place=_sn, marker=_sn)},
     reinforcements={"type": "array", "items": {"$ref": "#/$defs/ooa"}},
     removals={"type": "array", "items": {"$ref": "#/$defs/removal"}},
-    supply_sources={"type": "array", "items": {"type": "object"}},
-    victory={"type": "object"},
-    special_rules={"type": "array", "items": {"type": "object"}},
+    supply_sources={"type": "array", "items": _obj(
+        ["side"], side=_s, text=_sn, name=_sn, hexes=_hexes, area=_sn, any_area=_strs)},
+    victory=_obj(text=_sn, hexes=_hexes, extra_ok=True),
+    special_rules={"type": "array", "items": _obj(
+        id={"type": ["string", "number"]}, text=_sn, name=_sn, units={"$ref": "#/$defs/placements"},
+        extra_ok=True)},
     game_length=_sn,
 )
 

@@ -80,9 +80,9 @@ def unknown_area(ctx):
         for o in sc.reinforcements:
             locs += [(a.entry, a.loc) for _, _, a in ctx.arrivals_of(o)]
         for d in sc.deployments:
-            if d.get("area"):
-                yield from ([] if g.area(d["area"]) else
-                            [Finding(d["loc"], f"scenario {sc.id}: deployment area {d['area']!r} is not declared")])
+            for a in ([d["area"]] if d.get("area") else []) + list(d.get("any_area") or ()):
+                if g.area(a) is None:
+                    yield Finding(d["loc"], f"scenario {sc.id}: deployment area {a!r} is not declared")
     for location, loc in locs:
         for a in ((location.area,) if location.area else ()) + (location.any_area or ()):
             if g.area(a) is None:
