@@ -10,7 +10,7 @@ import dataclasses
 
 from validator.hexgrid import Board, Grid
 from validator.model import (
-    DRM, TEC, Area, Arrival, Box, Dice, Factors, Formation, Game, HexTerrain, Location, Marker,
+    DRM, TEC, Area, Arrival, Box, Deployment, Dice, Factors, Formation, Game, HexTerrain, Location, Marker,
     Nationality, OrderOfArrival, Place, Placement, Places, Removal, ResultCode, Rules, Scenario,
     SetupGroup, Side, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
@@ -143,7 +143,7 @@ def sample_game(counter_size_in: float = 0.5625, tables_complete: bool = False, 
                SetupGroup("allied", None, Location(range=("0303", "0306")), (P("us-14cav", state=("reduced",)),)),
                SetupGroup("axis", "de-12vg", Location(hex="0905"), (P("de-12vg-inf"),)),
                SetupGroup("axis", None, Location(within=(1, "0807")), (P("de-fj"),))),
-        setup_printed=True, deployments=({"side": "axis", "group": "A", "any_of": ["1001", "1002"]},),
+        setup_printed=True, deployments=(Deployment("axis", "A", Location(any_of=("1001", "1002")), True, None, "9.2"),),
         orders_of_arrival=("allied", "axis"), reinforcements=(), removals=(), supply_sources=(),
         victory={"rule": "6.0", "text": "Axis wins holding Bastogne.", "hexes": ["0605"]},
         special_rules=({"id": "1", "text": "Weather is clear."},))

@@ -16,7 +16,7 @@ from .diagnostics import Diagnostic
 from .errata import apply_errata as apply_patches
 from .hexgrid import Board, Grid
 from .model import (
-    DRM, TEC, Area, Arrival, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
+    DRM, TEC, Area, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     Path, Phase, Place, Places, Placement, Removal, ResultCode, Rules, Scenario, SetupGroup, Side,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
@@ -369,7 +369,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
         scenarios.append(Scenario(
             str(s["id"]), s["name"], s.get("rule"), _t(s.get("boards")) or tuple(b.id for b in grid.boards),
             boxes, s.get("first_turn"), s.get("last_turn"), setup, bool(s.get("setup_printed", True)),
-            tuple(dict(d) | {"loc": _loc(d)} for d in s.get("deployments") or ()),
+            tuple(Deployment(d["side"], d.get("group"), _location(d), bool(d.get("on_map", True)), d.get("text"),
+                             d.get("rule"), _loc(d)) for d in s.get("deployments") or ()),
             tuple(MapFeature(x["kind"], x["hex"], x.get("side"), x.get("unit"), x.get("rule"), _loc(x))
                   for x in s.get("features") or ()),
             _t(s.get("orders_of_arrival")),

@@ -363,6 +363,18 @@ class Placement:
 
 
 @dataclass(frozen=True, slots=True)
+class Deployment:
+    """A group the rules place by area or hexes without listing its units (Bulge 47.3: 'Units A ...')."""
+    side: str
+    group: Optional[str]
+    location: Location                        # may name an area and hexes together ("A or in hex UU4")
+    on_map: bool
+    text: Optional[str]
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
 class SetupGroup:
     side: str
     formation: Optional[str]
@@ -435,7 +447,7 @@ class Scenario:
     last_turn: Optional[str]
     setup: tuple[SetupGroup, ...]
     setup_printed: bool                       # False when the set-up is declared not printed
-    deployments: tuple[dict, ...]             # printed groups placed by area, units not listed (Bulge "Units A")
+    deployments: tuple[Deployment, ...]
     features: tuple["MapFeature", ...]        # markers this scenario puts on the map (blown bridges ...)
     orders_of_arrival: tuple[str, ...]        # sides using the game's orders of arrival
     reinforcements: tuple[OrderOfArrival, ...]

@@ -536,7 +536,7 @@ def formation_name(game, fid: Optional[str]) -> str:
 
 def location_text(game, loc) -> str:
     s = str(loc)
-    areas = [loc.area] if loc.area else list(getattr(loc, "any_area", None) or ())
+    areas = [loc.area] if loc.area else list(loc.any_area or ())
     if areas and not loc.printed:
         names = []
         for aid in areas:

@@ -58,26 +58,13 @@ def location_hexes(game, loc) -> list[str]:
         return g.line(*loc.range) or list(loc.range)
     if loc.within:
         return g.within(loc.within[1], loc.within[0])
-    areas = [loc.area] if loc.area else list(getattr(loc, "any_area", None) or ())
+    areas = [loc.area] if loc.area else list(loc.any_area or ())
     out: list[str] = []
     for aid in areas:
         a = next((x for x in game.places.areas if x.id == aid), None)
         if a and a.hexes:
             out += [h for h in a.hexes if h not in out]
     return out
-
-
-def _dict_location(d: dict):
-    from validator.model import Location
-    w = d.get("within")
-    within = (int(w.get("distance", 0)), w.get("of")) if isinstance(w, dict) else None
-    rng = d.get("range")
-    kw = dict(hex=d.get("hex"), any_of=tuple(d["any_of"]) if d.get("any_of") else None,
-              range=tuple(rng) if rng else None, area=d.get("area"), within=within,
-              printed=d.get("printed_location"))
-    if d.get("any_area") and "any_area" in getattr(Location, "__dataclass_fields__", {}):
-        kw["any_area"] = tuple(d["any_area"])
-    return Location(**kw)
 
 
 def scenario_hexes(game, scenario) -> tuple[list[str], set[str]]:
@@ -104,7 +91,7 @@ class HexMap(Flowable):
         g = game.grid
         self.all, self.play = scenario_hexes(game, scenario)
         # rows numbered northwards (row 00 on the south edge) plot upwards
-        flip = -1.0 if getattr(game, "rows_increase", "south") == "north" else 1.0
+        flip = -1.0 if game.rows_increase == "north" else 1.0
         self.pos = {}
         for h in list(self.all) + [h for _, hexes, _, _ in marks for h in hexes]:
             p = g.parse(h)
@@ -253,25 +240,20 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
         solid = bool(grp.location.hex)
         marks.append((str(i), [h for h in hexes if h not in bad], _side_rgb(game, grp.side, grp.units), solid))
     for j, d in enumerate(scenario.deployments, 1):
-        if isinstance(d, dict):
-            loc = _dict_location(d)
-            hexes = location_hexes(game, loc)
-            marks.append((f"D{j}", [h for h in hexes if g.exists(h)], _side_rgb(game, d.get("side"), ()), False))
-    for k, f in enumerate(getattr(scenario, "features", None) or (), 1):
-        if getattr(f, "hex", None) and g.exists(f.hex):
+        hexes = location_hexes(game, d.location)
+        marks.append((f"D{j}", [h for h in hexes if g.exists(h)], _side_rgb(game, d.side, ()), False))
+    for k, f in enumerate(scenario.features, 1):
+        if g.exists(f.hex):
             marks.append((f"F{k}", [f.hex], (255, 255, 255), True))
     vic = scenario.victory.get("hexes") if isinstance(scenario.victory, dict) else None
     stars = list(vic) if vic else [v.hex for v in game.places.victory if v.hex]
-    try:
-        hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION, marks, stars)
-        if hm.scale < MIN_HEX_R:  # small hexes: let the plot take most of the first page
-            hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION_BIG, marks, stars)
-        story.append(hm)
-        story.append(Paragraph("Plot: numbers = set-up lines below (solid: one hex; pale with a thick edge: the "
-                               "line names several hexes, any one or all as printed); D = deployment groups; "
-                               "F = map features; gold outline = victory hex; darker outlines = play area.", st["small"]))
-    except Exception as e:  # a plot must never lose the card: say why it is missing
-        story.append(incomplete_banner(st, "no map plot", [f"the play area could not be plotted: {e}"], width))
+    hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION, marks, stars)
+    if hm.scale < MIN_HEX_R:  # small hexes: let the plot take most of the first page
+        hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION_BIG, marks, stars)
+    story.append(hm)
+    story.append(Paragraph("Plot: numbers = set-up lines below (solid: one hex; pale with a thick edge: the "
+                           "line names several hexes, any one or all as printed); D = deployment groups; "
+                           "F = map features; gold outline = victory hex; darker outlines = play area.", st["small"]))
     if off_map:
         story.append(incomplete_banner(st, "set-up hexes not on the map",
                                        [f"line {i}: {h}" for i, h in off_map], width, word="CHECK"))
@@ -320,23 +302,21 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
     if scenario.deployments:
         story.append(Paragraph("Deployments (units not listed by the rules)", st["h3"]))
         for j, d in enumerate(scenario.deployments, 1):
-            if isinstance(d, dict):
-                loc = _dict_location(d)
-                side = snames.get(d.get("side"), d.get("side"))
-                grp = d.get("group", "")
-                rule = f" (rule {esc(d['rule'])})" if d.get("rule") else ""
-                story.append(Paragraph(f"<b>D{j}</b> {esc(side)}: group {esc(grp)} \u2014 {esc(location_text(game, loc))}"
-                                       f"{rule}", st["small"]))
-    feats = getattr(scenario, "features", None) or ()
+            side = snames.get(d.side, d.side)
+            rule = f" (rule {esc(d.rule)})" if d.rule else ""
+            where = location_text(game, d.location) if d.on_map else "not on the map at start"
+            story.append(Paragraph(f"<b>D{j}</b> {esc(side)}: group {esc(d.group or '')} \u2014 {esc(where)}"
+                                   f"{rule}", st["small"]))
+    feats = scenario.features
     if feats:
         story.append(Paragraph("Map features at start", st["h3"]))
         for k, f in enumerate(feats, 1):
             extra = []
-            if getattr(f, "side", None):
+            if f.side:
                 extra.append(snames.get(f.side, f.side))
-            if getattr(f, "unit", None):
+            if f.unit:
                 extra.append(f.unit)
-            if getattr(f, "rule", None):
+            if f.rule:
                 extra.append(f"rule {f.rule}")
             story.append(Paragraph(f"<b>F{k}</b> {esc(f.kind)} in {esc(f.hex)}"
                                    + (f" ({esc(', '.join(extra))})" if extra else ""), st["small"]))

@@ -96,7 +96,7 @@ def board_inputs(game) -> dict:
     g = game.grid
     return {
         "renderer": 3,
-        "rows_increase": getattr(game, "rows_increase", "south"),
+        "rows_increase": game.rows_increase,
         "grid": [g.scheme, g.orientation, g.shifted, g.column_digits, g.row_digits,
                  [[b.id, list(b.columns), list(b.rows), list(b.origin), b.name] for b in g.boards]],
         "default": game.terrain.default,

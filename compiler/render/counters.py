@@ -405,7 +405,7 @@ def _formation_name(game, unit) -> str:
 
 def one_step_back_is_blank(game) -> bool:
     """Whether the game declares one-step counters to have blank backs (`rules.other`)."""
-    other = getattr(game.rules, "other", None) or {}
+    other = game.rules.other
     v = other.get("one_step_back") if isinstance(other, dict) else None
     if isinstance(v, dict):
         v = v.get("value", v.get("kind"))

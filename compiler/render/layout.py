@@ -166,7 +166,7 @@ class BoardLayout:
 
 
 def layout_for(game, board: Board) -> BoardLayout:
-    return BoardLayout(game.grid, board, getattr(game, "rows_increase", "south") == "north")
+    return BoardLayout(game.grid, board, game.rows_increase == "north")
 
 
 def board_layouts(game) -> list[BoardLayout]:

@@ -81,7 +81,7 @@ def _location(game, loc) -> tuple[Optional[str], Optional[str], str]:
         return loc.range[0], None, "range:first"
     if loc.within:
         return loc.within[1], None, "within:centre"
-    any_area = getattr(loc, "any_area", None)
+    any_area = loc.any_area
     if any_area:
         a = game.area(any_area[0])
         if a is not None and a.hexes:
@@ -134,7 +134,7 @@ def plan(game, scenario) -> ScenarioPlan:
                     u.id, g.side, reduced, marks, hex_id,
                     BoxKey(g.side, None, box) if box else None, how,
                     hex_id if how == "hex" else None))
-    for f in getattr(scenario, "features", ()) or ():
+    for f in scenario.features:
         m = _marker_for(game, f.kind)
         if m is None:
             p.problems.append(f"scenario feature {f.kind!r} at {f.hex} has no marker in counters.yaml")

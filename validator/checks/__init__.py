@@ -83,11 +83,7 @@ class Context:
             for grp in sc.setup:
                 out += [(x, grp.location.loc, "set-up", sc) for x in grp.location.hex_refs()]
             for d in sc.deployments:
-                for k in ("hex",):
-                    if d.get(k):
-                        out.append((d[k], d["loc"], "deployment", sc))
-                for x in d.get("any_of") or ():
-                    out.append((x, d["loc"], "deployment", sc))
+                out += [(x, d.location.loc, "deployment", sc) for x in d.location.hex_refs()]
             for o in sc.reinforcements:
                 for _, _, a in self.arrivals_of(o):
                     out += [(x, a.entry.loc, "arrival", sc) for x in a.entry.hex_refs()]

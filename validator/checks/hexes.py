@@ -79,10 +79,7 @@ def unknown_area(ctx):
         locs += [(grp.location, grp.loc) for grp in sc.setup]
         for o in sc.reinforcements:
             locs += [(a.entry, a.loc) for _, _, a in ctx.arrivals_of(o)]
-        for d in sc.deployments:
-            for a in ([d["area"]] if d.get("area") else []) + list(d.get("any_area") or ()):
-                if g.area(a) is None:
-                    yield Finding(d["loc"], f"scenario {sc.id}: deployment area {a!r} is not declared")
+        locs += [(d.location, d.loc) for d in sc.deployments]
     for location, loc in locs:
         for a in ((location.area,) if location.area else ()) + (location.any_area or ()):
             if g.area(a) is None:
