@@ -138,3 +138,17 @@ def test_compiled_and_full_schema_validators_agree(mini):
         except fastjsonschema.JsonSchemaException:
             continue
         raise AssertionError(f"fast validator accepted invalid {kind}: {data}")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scheme=st.sampled_from(["letters", "column-row", "map-column.row"]),
+       cols=st.lists(st.integers(-5, 10**7), min_size=2, max_size=2),
+       rows=st.lists(st.integers(-5, 10**7), min_size=2, max_size=2),
+       n_boards=st.integers(1, 3), origin=st.lists(st.integers(-50, 50), min_size=2, max_size=2))
+def test_any_schema_valid_map_is_checked_without_crashing(mini, scheme, cols, rows, n_boards, origin):
+    boards = [{"id": chr(65 + i), "columns": cols, "rows": rows, "origin": origin if i else [0, 0]}
+              for i in range(n_boards)]
+    mini.write("map.yaml", {"scheme": scheme, "boards": boards})
+    r = run("check", mini.path, "--format", "json")
+    assert r.exit_code in (0, 1)
+    json.loads(r.output)

@@ -26,6 +26,7 @@ from .yamlsrc import LocMap, SourceError, load_text
 REQUIRED = ("game.yaml", "map.yaml")
 OPTIONAL = ("terrain.yaml", "places.yaml", "tec.yaml", "tables.yaml", "counters.yaml", "orders-of-arrival.yaml")
 MAX_FILES = 2000
+MAX_BOARD_HEXES = 100_000  # the largest printed maps have a few thousand
 
 
 class NotAGameTree(Exception):
@@ -236,15 +237,32 @@ def _ooa(o, source: str) -> OrderOfArrival:
 def _grid(m) -> tuple[Grid, tuple]:
     fmt = m.get("id_format") or {}
     boards = []
-    for b in m["boards"]:
+    scheme = m["scheme"]
+    cd, rd = int(fmt.get("column_digits", 2)), int(fmt.get("row_digits", 2))
+    for i, b in enumerate(m["boards"]):
+        where = m["boards"].at(i)
+        (c0, c1), (r0, r1) = b["columns"], b["rows"]
+        if c0 > c1 or r0 > r1 or c0 < 0 or r0 < 0:
+            raise _BuildError(f"board {b['id']}: columns {c0}-{c1}, rows {r0}-{r1} is not a range of numbers >= 0",
+                              where, "write [first, last] with first <= last")
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > MAX_BOARD_HEXES:
+            raise _BuildError(f"board {b['id']}: {c1 - c0 + 1} x {r1 - r0 + 1} hexes is more than a board holds "
+                              f"({MAX_BOARD_HEXES})", where)
+        if scheme == "letters" and not (1 <= c0 and c1 <= 52):
+            raise _BuildError(f"board {b['id']}: letter columns run A (1) to ZZ (52), not {c0}-{c1}", where)
+        if scheme == "column-row" and (c1 >= 10 ** cd or r1 >= 10 ** rd):
+            raise _BuildError(f"board {b['id']}: {c1}/{r1} does not fit {cd}+{rd} digits", where,
+                              "raise id_format column_digits/row_digits")
+        if scheme == "map-column.row" and r1 >= 10 ** rd:
+            raise _BuildError(f"board {b['id']}: row {r1} does not fit {rd} digits", where)
         boards.append(Board(str(b["id"]), tuple(b["columns"]), tuple(b["rows"]),
                             tuple(b.get("origin") or (0, 0)), b.get("name") or str(b["id"])))
-    scheme = m["scheme"]
     if scheme != "map-column.row" and len(boards) != 1:
         raise _BuildError(f"the {scheme} scheme names hexes without a board, so it takes exactly one board",
                           m.at("boards"), "use scheme map-column.row for games with several boards")
-    grid = Grid(scheme, m.get("orientation", "columns"), m.get("shifted", "odd"), tuple(boards),
-                int(fmt.get("column_digits", 2)), int(fmt.get("row_digits", 2)))
+    if len({b.id for b in boards}) != len(boards):
+        raise _BuildError("two boards share an id", m.at("boards"))
+    grid = Grid(scheme, m.get("orientation", "columns"), m.get("shifted", "odd"), tuple(boards), cd, rd)
     joins = tuple({**j, "loc": _loc(j)} for j in m.get("joins") or ())
     return grid, joins
 
