@@ -20,8 +20,7 @@ import time
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import ROOT, largest_tree  # noqa: E402  (puts the repository on sys.path)
 
 from compiler.render import boards, counters  # noqa: E402
 from compiler.render.layout import COUNTER_PX  # noqa: E402
@@ -29,10 +28,6 @@ from compiler.vassal import charts as vcharts  # noqa: E402
 from compiler.vassal.build import build_module  # noqa: E402
 from validator.loader import load_game  # noqa: E402
 
-
-def largest_tree() -> Path:
-    trees = [p.parent for p in (ROOT / "source").glob("*/game.yaml")]
-    return max(trees, key=lambda t: sum(f.stat().st_size for f in t.rglob("*.yaml")))
 
 
 def rendered_images(game) -> list:

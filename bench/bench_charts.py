@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import ROOT, largest_tree  # noqa: E402  (puts the repository on sys.path)
 
 from reportlab.pdfgen import canvas as rl_canvas  # noqa: E402
 
@@ -30,22 +28,6 @@ from compiler.charts import aids, setup, sheets  # noqa: E402
 from compiler.charts.build import PREVIEW_DPI, build_charts  # noqa: E402
 from compiler.charts.preview import render_preview  # noqa: E402
 from validator.loader import load_game  # noqa: E402
-
-
-def largest_game() -> Path:
-    best, best_n = None, -1
-    for d in sorted((ROOT / "source").iterdir()):
-        if not (d / "game.yaml").is_file():
-            continue
-        g, _ = load_game(d)
-        if g is None:
-            continue
-        n = sum((u.count or 1) for u in g.units) + sum((m.count or 1) for m in g.markers)
-        if n > best_n:
-            best, best_n = d, n
-    if best is None:
-        raise SystemExit("no loadable game tree under source/")
-    return best
 
 
 def timed(fn) -> float:
@@ -60,7 +42,7 @@ def main() -> None:
     ap.add_argument("--game", type=Path, default=None)
     ap.add_argument("--paper", default="a4")
     a = ap.parse_args()
-    root = a.game or largest_game()
+    root = a.game or largest_tree()
     game, diags = load_game(root)
     if game is None:
         raise SystemExit(f"{root}: does not load ({len(diags)} diagnostics)")

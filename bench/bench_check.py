@@ -9,22 +9,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import ROOT, largest_tree  # noqa: E402  (puts the repository on sys.path)
 
 from validator.checks import run_checks  # noqa: E402
 from validator.loader import find_files, load_game  # noqa: E402
 
-
-def largest_tree() -> Path:
-    trees = [p.parent for p in (ROOT / "source").glob("*/game.yaml")]
-    return max(trees, key=lambda t: sum(f.stat().st_size for f in t.rglob("*.yaml")))
 
 
 def bare_load(root: Path) -> None:
