@@ -200,6 +200,22 @@ def _box_name(game, key):
     return box_name(game, key)
 
 
+def test_placed_pieces_carry_their_prototypes_expanded(built):
+    """As VASSAL's PieceCloner does for a palette piece: no UsePrototype in a save, so a placed unit's
+    Side and Type properties answer without a Refresh Counters (seen with the engine itself)."""
+    game, path, mod = built
+    for s, entry in zip(game.scenarios, mod.setups):
+        sg, _ = reader.read_save(reader.Archive(mod.archive.read(entry["file"])))
+        for p in sg.pieces:
+            assert not [t for t in p.traits if t["kind"] == "prototype"], p.traits
+            uid = p.prop("UnitId")
+            if uid is not None:
+                u = game.unit(uid)
+                assert (p.prop("Side"), p.prop("Type")) == (u.side, u.type)
+            else:
+                assert p.prop("MarkerId") is not None
+
+
 def test_reproducible_and_cached(tmp_path):
     g = make_game()
     a = build_module(g, tmp_path / "a")

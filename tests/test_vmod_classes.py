@@ -108,7 +108,7 @@ def test_real_module_uses_only_real_classes(name, tmp_path):
 # (GameModule.validate / ValidationReport) and a player expect to find.
 P = "VASSAL.build.module."
 MODULE_NEEDS = [P + "PlayerRoster", P + "DiceButton", P + "turn.TurnTracker", P + "PieceWindow",
-                P + "PrototypesContainer", P + "ChartWindow", P + "Map"]
+                P + "PrototypesContainer", P + "ChartWindow", P + "Map", P + "GlobalOptions"]
 # a Map built from XML gets only BoardPicker, StackMetrics and a few others by itself: the helpers that
 # let a player move, stack, zoom and inspect pieces must be listed
 MAP_NEEDS = [P + "map." + c for c in ("BoardPicker", "PieceMover", "StackExpander", "KeyBufferer",
@@ -124,6 +124,10 @@ def test_real_module_has_the_components_vassal_expects(name, tmp_path):
     root = etree.fromstring(_xml(build_module(g, tmp_path)), etree.XMLParser(resolve_entities=False, no_network=True))
     tags = {el.tag for el in root}
     assert set(MODULE_NEEDS) <= tags, set(MODULE_NEEDS) - tags
+    order = [el.tag for el in root]
+    # VASSAL adds a missing GlobalOptions only after building the maps; a map built before it exists
+    # never gets a window in single-window mode (seen with the engine), so it must come first
+    assert order.index(P + "GlobalOptions") < order.index(P + "Map")
     maps = root.findall(P + "Map")
     names = [m.get("mapName") for m in maps]
     assert len(names) == len(set(names))                       # validation warns on two maps of one name

@@ -70,6 +70,10 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
         _el(roster, "entry", text=s.name)
     _el(root, P + "Chatter")
     _el(root, P + "KeyNamer")
+    # GlobalOptions must come before the maps: VASSAL adds one itself when it is missing, but only
+    # after the maps are built, and a map built while "single window" reads false is never shown
+    # (seen with the engine: the Main Map got no window at all)
+    _el(root, P + "GlobalOptions")
 
     protos = _el(root, P + "PrototypesContainer")
     for name, desc, definition in prototypes(game):
@@ -154,7 +158,7 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
                                                               "nColumns": "6", "scale": "1.0", "vert": "false"})
         mby = {mm.id: mm for mm in game.markers}
         for x in mk:
-            tr = marker_traits(mby[x.ref], gpid=x.gpid)
+            tr = marker_traits(game, mby[x.ref], gpid=x.gpid)
             _el(panel, "VASSAL.build.widget.PieceSlot",
                 {"entryName": x.name, "gpid": x.gpid, "width": str(COUNTER_PX), "height": str(COUNTER_PX)},
                 add_piece(None, T.piece_type(tr), T.piece_state(tr)))
@@ -168,7 +172,7 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
 
     if game.turns:
         tt = _el(root, P + "turn.TurnTracker", {
-            "name": "Turn", "buttonText": "Turn", "buttonTooltip": "Turn track", "icon": "", "hotkey": "",
+            "name": "Turn", "buttonText": "Turn", "tooltip": "Turn track", "icon": "", "hotkey": "",
             "turnFormat": "Turn $level1$", "reportFormat": "<$PlayerId$> Turn Updated from $oldTurn$ to $newTurn$"})
         _el(tt, P + "turn.ListTurnLevel", {
             "property": "Turn", "turnFormat": "$value$", "configList": "false", "configFirst": "false",

@@ -40,20 +40,32 @@ def marker_image_name(marker) -> str:
     return "marker_" + safe_name(marker.id) + ".png"
 
 
+def prototype_traits(game) -> dict[str, tuple[str, list[T.Trait]]]:
+    """name -> (description, the prototype's traits without its placeholder BasicPiece)."""
+    out = {UNIT_PROTOTYPE: ("Every unit counter", [T.delete()]),
+           MARKER_PROTOTYPE: ("Every game marker", [T.delete()])}
+    for s in game.sides:
+        out[side_prototype(s.id)] = (f"Units of side {s.name}", [T.marker("Side", s.id), T.marker("SideName", s.name)])
+    for ty in sorted({u.type for u in game.units}):
+        out[type_prototype(ty)] = (f"Units of type {ty}", [T.marker("Type", ty)])
+    return out
+
+
 def prototypes(game) -> list[tuple[str, str, str]]:
     """(name, description, definition AddPiece text) of every prototype."""
-    out = []
-    out.append((UNIT_PROTOTYPE, "Every unit counter",
-                _definition([T.delete(), T.basic_piece("", "")])))
-    out.append((MARKER_PROTOTYPE, "Every game marker",
-                _definition([T.delete(), T.basic_piece("", "")])))
-    for s in game.sides:
-        out.append((side_prototype(s.id), f"Units of side {s.name}",
-                    _definition([T.marker("Side", s.id), T.marker("SideName", s.name),
-                                 T.basic_piece("", "")])))
-    for ty in sorted({u.type for u in game.units}):
-        out.append((type_prototype(ty), f"Units of type {ty}",
-                    _definition([T.marker("Type", ty), T.basic_piece("", "")])))
+    return [(name, desc, _definition(traits + [T.basic_piece("", "")]))
+            for name, (desc, traits) in prototype_traits(game).items()]
+
+
+def expand_prototypes(game, traits: list[T.Trait]) -> list[T.Trait]:
+    """The trait stack with each prototype reference replaced by the prototype's traits, as VASSAL's
+    PieceCloner expands a palette piece: a placed piece in a saved game carries no UsePrototype, so its
+    Side and Type properties answer at once."""
+    protos = prototype_traits(game)
+    out: list[T.Trait] = []
+    for t in traits:
+        name = T.prototype_name(t)
+        out.extend(protos[name][1] if name is not None else [t])
     return out
 
 
@@ -85,12 +97,15 @@ def unit_traits(game, unit, reduced: bool = False, map_id: Optional[str] = None,
     elif reduced:
         raise ValueError(f"unit {unit.id} is placed reduced but has one step")
     tr.append(T.basic_piece(front, unit.name, map_id, x, y, gpid))
-    return tr
+    return expand_prototypes(game, tr) if map_id is not None else tr
 
 
-def marker_traits(marker, map_id: Optional[str] = None, x: int = 0, y: int = 0, gpid: str = "") -> list[T.Trait]:
-    return [T.prototype(MARKER_PROTOTYPE), T.marker("MarkerId", marker.id),
-            T.basic_piece(marker_image_name(marker), marker.name, map_id, x, y, gpid)]
+def marker_traits(game, marker, map_id: Optional[str] = None, x: int = 0, y: int = 0,
+                  gpid: str = "") -> list[T.Trait]:
+    """A palette marker (map_id None) refers to its prototype; a placed one carries it expanded."""
+    tr = [T.prototype(MARKER_PROTOTYPE), T.marker("MarkerId", marker.id),
+          T.basic_piece(marker_image_name(marker), marker.name, map_id, x, y, gpid)]
+    return expand_prototypes(game, tr) if map_id is not None else tr
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def saved_game_text(game, plan, centres: dict, box_centres: dict, boards_in_play
         ids.append(pid)
         for mid in pl.markers:
             mid_ = new_id()
-            tr = marker_traits(mby[mid], map_id=map_id, x=x, y=y, gpid=gpids[("marker", mid)])
+            tr = marker_traits(game, mby[mid], map_id=map_id, x=x, y=y, gpid=gpids[("marker", mid)])
             pieces.append(Command(add_piece(mid_, T.piece_type(tr), T.piece_state(tr))))
             ids.append(mid_)
     for mid, hex_id in plan.features:
@@ -56,7 +56,7 @@ def saved_game_text(game, plan, centres: dict, box_centres: dict, boards_in_play
             raise ValueError(f"hex {hex_id} is not on a board in play")
         x, y = centres[hex_id]
         pid = new_id()
-        tr = marker_traits(mby[mid], map_id=MAIN_MAP, x=x, y=y, gpid=gpids[("marker", mid)])
+        tr = marker_traits(game, mby[mid], map_id=MAIN_MAP, x=x, y=y, gpid=gpids[("marker", mid)])
         pieces.append(Command(add_piece(pid, T.piece_type(tr), T.piece_state(tr))))
         stacks.setdefault((MAIN_MAP, x, y), []).append(pid)
     for (map_id, x, y), ids in stacks.items():

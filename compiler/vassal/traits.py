@@ -42,6 +42,13 @@ def prototype(name: str) -> Trait:
     return Trait("prototype;" + encode([name], ";"), "")
 
 
+def prototype_name(t: Trait) -> Optional[str]:
+    """The prototype a UsePrototype trait names, None for any other trait."""
+    if not t.type.startswith("prototype;"):
+        return None
+    return decode(t.type[len("prototype;"):], ";")[0]
+
+
 def delete(name: str = "Delete") -> Trait:
     # Delete.java: ID "delete;", then name ; keystroke ; description
     return Trait("delete;" + encode([name, f"{KEY_DELETE},{CTRL}", ""], ";"), "")
