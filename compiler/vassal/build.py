@@ -21,6 +21,7 @@ from lxml import etree
 from compiler import cache as cache_mod
 from compiler.atomic import atomic_path, write_atomic
 from compiler.render import boards as boards_mod
+from compiler.render import counters as counters_mod
 from compiler.render import layout as layout_mod
 from compiler.render.layout import COUNTER_PX, board_offsets, board_slots, layout_for
 
@@ -128,7 +129,6 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
     entries: list[tuple[str, bytes]] = []
 
     board_code = cache_mod.code_fingerprint([boards_mod, layout_mod])
-    from compiler.render import counters as counters_mod
     counter_code = cache_mod.code_fingerprint([counters_mod, layout_mod])
     chart_code = cache_mod.code_fingerprint([charts_mod, boards_mod])
     box_code = cache_mod.code_fingerprint([boxes, boards_mod])

@@ -6,6 +6,8 @@ from typing import Optional
 
 from lxml import etree
 
+from compiler.render.layout import COUNTER_PX, board_slots
+
 from . import traits as T
 from .encoding import add_piece, encode
 from .pieces import marker_traits, prototypes, slots, unit_traits, vassal_board_name
@@ -80,7 +82,6 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
         _el(protos, P + "PrototypeDefinition", {"name": name, "description": desc}, definition)
 
     # the main map: every board, joined as the origins say
-    from compiler.render.layout import board_slots
     m = _el(root, P + "Map", {"mapName": MAIN_MAP, "allowMultiple": "false", "backgroundcolor": "255,255,255",
                               "buttonName": "", "icon": "", "launch": "false", "markMoved": "Always",
                               "markUnmovedIcon": "", "markUnmovedText": "", "markUnmovedTooltip": "",
@@ -134,7 +135,6 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
                                        "icon": "", "hotkey": ""})
     tabs = _el(pw, "VASSAL.build.widget.TabWidget", {"entryName": "Counters"})
     form_name = {f.id: f.name for f in game.formations}
-    from compiler.render.layout import COUNTER_PX
     for s in game.sides:
         side_list = _el(tabs, "VASSAL.build.widget.ListWidget", {"entryName": s.name, "divider": "150",
                                                                  "scale": "1.0"})

@@ -15,7 +15,7 @@ from typing import Optional
 from lxml import etree
 
 from . import gridrule
-from .encoding import decode_command, deobfuscate, parse_add_piece
+from .encoding import decode, decode_command, deobfuscate, parse_add_piece
 from .traits import decode_piece
 
 MAX_ENTRIES = 50_000
@@ -201,7 +201,6 @@ class Module:
 
 
 def parse_board_setup(text: str) -> tuple[str, list[tuple[str, int, int]]]:
-    from .encoding import decode
     toks = decode(text, "\t")
     out = []
     for i in range(1, len(toks) - 2, 3):

@@ -10,7 +10,7 @@ from typing import Optional
 
 from . import traits as T
 from .encoding import Command, add_piece, encode, encode_command, obfuscate
-from .pieces import marker_traits, unit_traits
+from .pieces import marker_traits, slots, unit_traits, vassal_board_name
 from .setup import MAIN_MAP, REINF_MAP
 
 OBFUSCATION_KEY = 0x5a   # fixed, so builds are reproducible (VASSAL picks a random one)
@@ -25,7 +25,6 @@ def saved_game_text(game, plan, centres: dict, box_centres: dict, boards_in_play
     next_id = first_id
     mby = {m.id: m for m in game.markers}
     # placed pieces carry their palette slot's id, as pieces dragged from the palette do (GpIdSupport)
-    from .pieces import slots
     gpids = {(x.kind, x.ref): x.gpid for x in slots(game)}
 
     def new_id() -> str:
@@ -66,7 +65,6 @@ def saved_game_text(game, plan, centres: dict, box_centres: dict, boards_in_play
     top = Command("begin_save")
     top.append(pieces)
     tokens = [MAIN_MAP + "BoardPicker"]
-    from .pieces import vassal_board_name
     for b in boards_in_play:
         cx, cy = board_cells[b]
         tokens += [vassal_board_name(game.grid.board(b)), str(cx), str(cy)]
