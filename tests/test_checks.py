@@ -82,10 +82,14 @@ case("HF304")(_scatter)
 # -- stacking ----------------------------------------------------------------------------------
 case("HF401", S1)(lambda d: _setup(d, "0202")["units"].append({"unit": "cy-a"}) or
                   d["setup"].remove(next(g for g in d["setup"] if g.get("hex") == "0601")))
-case("HF402", S1)(lambda d: _setup(d, "0808").update(hex="0302", side="red") or
-                  _setup(d, "0302")["units"].pop() if False else
-                  d["setup"].append({"side": "red", "hex": "0601", "units": [{"unit": "r1-a"}]}) or
-                  _setup(d, "0808")["units"].pop(0))
+
+
+def _red_onto_blue(d):
+    d["setup"].append({"side": "red", "hex": "0601", "units": [{"unit": "r1-a"}]})   # onto the blue Cy company
+    _setup(d, "0808")["units"].pop(0)
+
+
+case("HF402", S1)(_red_onto_blue)
 case("HF403", S1)(lambda d: _setup(d, "0302")["units"].append({"unit": "cy-a"}) or
                   d["setup"].remove(next(g for g in d["setup"] if g.get("hex") == "0601")))
 

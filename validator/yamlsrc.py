@@ -76,10 +76,6 @@ def _loc(file: str, mark) -> Loc:
     return Loc(file, mark.line + 1, mark.column + 1) if mark is not None else Loc(file)
 
 
-def _pos(mark) -> tuple[int, int]:
-    return mark.line + 1, mark.column + 1
-
-
 MAX_NODES = 2_000_000  # aliases can make a small file expand enormously ("billion laughs")
 
 _ScalarNode, _SequenceNode, _MappingNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode

@@ -105,10 +105,6 @@ class Doc(BaseDocTemplate):
         c.drawRightString(self.pagesize[0] - MARGIN, MARGIN * 0.5, f"page {doc.page}")
         c.restoreState()
 
-    @property
-    def frame_width(self) -> float:
-        return self.pagesize[0] - 2 * MARGIN
-
 
 def write_doc(dest: Path, game, what: str, paper: str, story: list) -> Path:
     with atomic_path(dest) as tmp:

@@ -169,10 +169,6 @@ def layout_for(game, board: Board) -> BoardLayout:
     return BoardLayout(game.grid, board, game.rows_increase == "north")
 
 
-def board_layouts(game) -> list[BoardLayout]:
-    return [layout_for(game, b) for b in game.grid.boards]
-
-
 def board_slots(grid: Grid, board_ids: Optional[list[str]] = None) -> dict[str, tuple[int, int]]:
     """Each board's (column, row) cell in VASSAL's BoardPicker grid, from the boards' origins."""
     boards = [b for b in grid.boards if board_ids is None or b.id in board_ids]
@@ -192,6 +188,3 @@ def board_offsets(grid: Grid, board_ids: Optional[list[str]] = None) -> dict[str
         out[bid] = (x, y)
     return out
 
-
-def hex_distance_px() -> float:
-    return math.hypot(DX, DY / 2)

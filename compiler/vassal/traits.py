@@ -121,9 +121,6 @@ def stack_state(map_id: str, x: int, y: int, ids: Sequence[str], layer: int = 0)
 
 # -- decoding ---------------------------------------------------------------------------------------
 
-KNOWN_PREFIXES = ("piece;", "mark;", "emb2;", "prototype;", "delete;", "stack")
-
-
 def split_nested(value: str, limit: int = 256) -> list[str]:
     """Undo Decorator nesting: outermost first."""
     out: list[str] = []
