@@ -212,6 +212,10 @@ class TEC:
     missing: tuple[str, ...]
     loc: Loc = NOWHERE
 
+    def other_columns(self) -> list[str]:
+        """The chart's extra printed columns (e.g. Ardennes II's barrage roll), in first-seen order."""
+        return list(dict.fromkeys(k for t in self.terrain for k in t.other))
+
 
 @dataclass(frozen=True, slots=True)
 class TableRow:

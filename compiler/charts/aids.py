@@ -353,11 +353,7 @@ def tec_story(game, st: dict, width: float) -> list:
         story.append(incomplete_banner(st, "this chart is declared incomplete", details, width))
         story.append(Spacer(0, 4))
     classes = list(tec.movement_classes)
-    others: list[str] = []
-    for tt in tec.terrain:
-        for k in tt.other:
-            if k not in others:
-                others.append(k)
+    others = tec.other_columns()
     hs = st["head"] if len(classes) + len(others) <= 6 else ParagraphStyle("heads", parent=st["head"], fontSize=6.5,
                                                                             leading=7.5)
     header = ([Paragraph("Terrain", hs), Paragraph("Kind", hs)]

@@ -69,11 +69,7 @@ def table_image(table) -> Image.Image:
 
 def tec_image(tec) -> Image.Image:
     classes = list(tec.movement_classes)
-    other_cols: list[str] = []
-    for t in tec.terrain:
-        for k in t.other:
-            if k not in other_cols:
-                other_cols.append(k)
+    other_cols = tec.other_columns()
     header = ["Terrain"] + [f"Move ({c})" for c in classes] + ["Combat"] + other_cols
     rows = []
     for t in tec.terrain:
