@@ -90,3 +90,16 @@ def test_build_and_charts_from_the_command_line(mini, tmp_path):
 def test_build_on_a_missing_path_exits_2(tmp_path):
     r = RUN.invoke(main, ["build", str(tmp_path / "nope")])
     assert r.exit_code == 2
+
+
+def test_builders_report_progress_as_the_cli_shows_it(mini, tmp_path):
+    """The CLI's progress display takes (stage, done, total) on a terminal; both builders must call it so."""
+    from compiler.charts.build import build_charts
+    from compiler.vassal.build import build_module
+    from validator.loader import load_game
+    game, _ = load_game(mini.path)
+    for build, out in ((build_module, tmp_path / "m"), (build_charts, tmp_path / "c")):
+        calls = []
+        build(game, out, progress=lambda stage, done, total: calls.append((stage, done, total)))
+        assert calls and all(isinstance(s, str) and 0 <= d <= t for s, d, t in calls)
+        assert calls[-1][1] == calls[-1][2]          # the last call says it is done

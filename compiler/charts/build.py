@@ -27,15 +27,20 @@ PREVIEW_DPI = 110
 
 
 def build_charts(game, out_dir: Path, paper: str = "a4",
-                 progress: Optional[Callable[[str], None]] = None) -> list[Path]:
+                 progress: Optional[Callable[[str, int, int], None]] = None) -> list[Path]:
+    """`progress(stage, done, total)`, if given, is called as each file is written (as for build_module)."""
     paper = (paper or "a4").lower()
     paper_size(paper)  # validate before writing anything
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    total = 6 + len(game.scenarios)
+    step = 0
 
     def say(msg: str) -> None:
+        nonlocal step
         if progress:
-            progress(msg)
+            progress(msg, step, total)
+        step += 1
 
     written: list[Path] = []
     say("counter sheets")
@@ -61,4 +66,6 @@ def build_charts(game, out_dir: Path, paper: str = "a4",
     say("previews")
     written.append(render_preview(cs, 0, out / "counter-sheet-1.png", PREVIEW_DPI))
     written.append(render_preview(tb, 0, out / "crt.png", PREVIEW_DPI))
+    if progress:
+        progress("charts", total, total)
     return written

@@ -416,7 +416,7 @@ def _page(c, game, geo: Geometry, sheet: Sheet, number: int, total: int, back: b
 
 
 def build_counter_sheets(game, dest: Path, paper: str = "a4",
-                         progress: Optional[Callable[[str], None]] = None) -> Path:
+                         progress: Optional[Callable[[str, int, int], None]] = None) -> Path:
     register_fonts()
     geo = geometry(game, paper)
     sheets = paginate(game, geo)
@@ -434,7 +434,7 @@ def build_counter_sheets(game, dest: Path, paper: str = "a4",
             c.showPage()
         for i, sheet in enumerate(sheets, 1):
             if progress:
-                progress(f"counter sheet {i}/{len(sheets)}")
+                progress("counter sheets", i - 1, len(sheets))
             for back in (False, True):
                 _page(c, game, geo, sheet, i, len(sheets), back, art, paper)
                 c.showPage()
