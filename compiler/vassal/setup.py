@@ -14,6 +14,7 @@ Reinforcements: one holding box per side, turn and entry (as printed) on the Rei
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -49,7 +50,6 @@ class ScenarioPlan:
 
 
 def _words(s: str) -> frozenset:
-    import re
     return frozenset(w for w in re.split(r"[^a-z0-9]+", s.lower()) if w)
 
 
@@ -106,6 +106,24 @@ def entry_label(game, loc) -> str:
     return str(loc)
 
 
+def _state(game, p: ScenarioPlan, u, states) -> tuple[bool, tuple[str, ...]]:
+    """(shown reduced, marker ids on top) for a unit line's printed states; what cannot be shown is reported."""
+    reduced = "reduced" in states
+    if reduced and u.steps < 2:
+        p.problems.append(f"{u.id} is placed reduced but has one step; placed full")
+        reduced = False
+    marks = []
+    for s in states:
+        if s == "reduced":
+            continue
+        m = _marker_for(game, s)
+        if m is None:
+            p.problems.append(f"{u.id}: state {s!r} has no marker in counters.yaml")
+        else:
+            marks.append(m)
+    return reduced, tuple(marks)
+
+
 def plan(game, scenario) -> ScenarioPlan:
     p = ScenarioPlan(scenario)
     for g in scenario.setup:
@@ -121,14 +139,7 @@ def plan(game, scenario) -> ScenarioPlan:
             if u is None:
                 p.problems.append(f"unknown unit {pl.unit}")
                 continue
-            reduced = "reduced" in pl.state
-            if reduced and u.steps < 2:
-                p.problems.append(f"{u.id} is set up reduced but has one step; placed full")
-                reduced = False
-            marks = tuple(m for s in pl.state if s != "reduced" and (m := _marker_for(game, s)))
-            for s in pl.state:
-                if s != "reduced" and _marker_for(game, s) is None:
-                    p.problems.append(f"{u.id}: state {s!r} has no marker in counters.yaml")
+            reduced, marks = _state(game, p, u, pl.state)
             for _ in range(max(pl.count, 1)):
                 p.placements.append(Placement(
                     u.id, g.side, reduced, marks, hex_id,
@@ -152,8 +163,7 @@ def plan(game, scenario) -> ScenarioPlan:
                     if u is None:
                         p.problems.append(f"unknown unit {pl.unit}")
                         continue
-                    reduced = "reduced" in pl.state and u.steps >= 2
-                    marks = tuple(m for s in pl.state if s != "reduced" and (m := _marker_for(game, s)))
+                    reduced, marks = _state(game, p, u, pl.state)
                     for _ in range(max(pl.count, 1)):
                         p.placements.append(Placement(u.id, oa.side, reduced, marks, None, key, "arrival"))
     return p
