@@ -96,6 +96,16 @@ class Context:
         self._memo["hex_refs"] = out
         return out
 
+    def locations(self) -> list:
+        """(location, where its line is) for every set-up line, arrival and deployment in the tree."""
+        g = self.game
+        out = [(a.entry, a.loc) for o in g.orders_of_arrival for _, _, a in self.arrivals_of(o)]
+        for sc in g.scenarios:
+            out += [(grp.location, grp.loc) for grp in sc.setup]
+            out += [(a.entry, a.loc) for o in sc.reinforcements for _, _, a in self.arrivals_of(o)]
+            out += [(d.location, d.loc) for d in sc.deployments]
+        return out
+
     @staticmethod
     def arrivals_of(ooa) -> Iterator:
         """(order of arrival, turn block, arrival) for every arrival of one order of arrival."""

@@ -72,15 +72,7 @@ def board_join_mismatch(ctx):
        "declare the area in places.yaml `areas`, or fix its id")
 def unknown_area(ctx):
     g = ctx.game
-    locs = []
-    for o in g.orders_of_arrival:
-        locs += [(a.entry, a.loc) for _, _, a in ctx.arrivals_of(o)]
-    for sc in g.scenarios:
-        locs += [(grp.location, grp.loc) for grp in sc.setup]
-        for o in sc.reinforcements:
-            locs += [(a.entry, a.loc) for _, _, a in ctx.arrivals_of(o)]
-        locs += [(d.location, d.loc) for d in sc.deployments]
-    for location, loc in locs:
+    for location, loc in ctx.locations():
         for a in ((location.area,) if location.area else ()) + (location.any_area or ()):
             if g.area(a) is None:
                 yield Finding(loc, f"area {a!r} is not declared in places.yaml")
@@ -98,14 +90,7 @@ def area_without_hexes(ctx):
 @check("HF108", "range-not-on-a-line", "warning",
        "a printed hex range runs along a hex row or a map edge; check both ends")
 def range_not_on_a_line(ctx):
-    g = ctx.game
-    groups = [(sc, grp.location, grp.loc) for sc in g.scenarios for grp in sc.setup]
-    for o in g.orders_of_arrival:
-        groups += [(None, a.entry, a.loc) for _, _, a in ctx.arrivals_of(o)]
-    for sc in g.scenarios:
-        for o in sc.reinforcements:
-            groups += [(sc, a.entry, a.loc) for _, _, a in ctx.arrivals_of(o)]
-    for _, location, loc in groups:
+    for location, loc in ctx.locations():
         if not location.range:
             continue
         a, b = location.range
