@@ -16,6 +16,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from validator.hexgrid import Hex, hexes_in_boxes
+from validator.locations import location_hexes
 
 from ..render.counters import _rgb, unit_colours
 from .aids import (
@@ -45,26 +46,6 @@ def hex_corners(grid, x: float, y: float, R: float) -> list[tuple[float, float]]
     start = 0 if grid.orientation == "columns" else 30
     return [(x + R * math.cos(math.radians(start + 60 * i)), y + R * math.sin(math.radians(start + 60 * i)))
             for i in range(6)]
-
-
-def location_hexes(game, loc) -> list[str]:
-    """Every hex a set-up/arrival location covers (on the map), in a stable order."""
-    g = game.grid
-    if loc.hex:
-        return [loc.hex]
-    if loc.any_of:
-        return list(loc.any_of)
-    if loc.range:
-        return g.line(*loc.range) or list(loc.range)
-    if loc.within:
-        return g.within(loc.within[1], loc.within[0])
-    areas = [loc.area] if loc.area else list(loc.any_area or ())
-    out: list[str] = []
-    for aid in areas:
-        a = next((x for x in game.places.areas if x.id == aid), None)
-        if a and a.hexes:
-            out += [h for h in a.hexes if h not in out]
-    return out
 
 
 def scenario_hexes(game, scenario) -> tuple[list[str], set[str]]:
@@ -234,14 +215,13 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
 
     marks, off_map = [], []
     for i, grp in enumerate(scenario.setup, 1):
-        hexes = location_hexes(game, grp.location)
-        bad = [h for h in hexes if not g.exists(h)]
-        off_map += [(str(i), h) for h in bad]
+        hexes = list(location_hexes(game, grp.location) or ())
+        off_map += [(str(i), h) for h in grp.location.hex_refs() if not g.exists(h)]
         solid = bool(grp.location.hex)
-        marks.append((str(i), [h for h in hexes if h not in bad], _side_rgb(game, grp.side, grp.units), solid))
+        marks.append((str(i), hexes, _side_rgb(game, grp.side, grp.units), solid))
     for j, d in enumerate(scenario.deployments, 1):
-        hexes = location_hexes(game, d.location)
-        marks.append((f"D{j}", [h for h in hexes if g.exists(h)], _side_rgb(game, d.side, ()), False))
+        hexes = list(location_hexes(game, d.location) or ())
+        marks.append((f"D{j}", hexes, _side_rgb(game, d.side, ()), False))
     for k, f in enumerate(scenario.features, 1):
         if g.exists(f.hex):
             marks.append((f"F{k}", [f.hex], (255, 255, 255), True))
