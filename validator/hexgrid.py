@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Optional
 
 SCHEMES = ("letters", "column-row", "map-column.row")
+SQRT3 = 3 ** 0.5
 ORIENTATIONS = ("columns", "rows")
 
 # Cube directions; the order is stable so hexside numbering is too.
@@ -137,9 +138,14 @@ class Grid:
     def hexes(self) -> Iterator[str]:
         """Every hex of every board, board by board, column by column."""
         for b in self.boards:
-            for c in range(b.columns[0], b.columns[1] + 1):
-                for r in range(b.rows[0], b.rows[1] + 1):
-                    yield self.format(Hex(b.id, c, r))
+            for hex_id, _, _ in self.board_hexes(b):
+                yield hex_id
+
+    def board_hexes(self, board: Board) -> Iterator[tuple[str, int, int]]:
+        """(hex ID, column, row) of every hex of one board, column by column."""
+        for c in range(board.columns[0], board.columns[1] + 1):
+            for r in range(board.rows[0], board.rows[1] + 1):
+                yield self.format(Hex(board.id, c, r)), c, r
 
     def count(self) -> int:
         return sum((b.columns[1] - b.columns[0] + 1) * (b.rows[1] - b.rows[0] + 1) for b in self.boards)
@@ -152,8 +158,43 @@ class Grid:
         oc, orow = b.origin if b else (0, 0)
         return h.column + oc, h.row + orow
 
+    # -- drawing geometry: the one place that knows the shift parity and a hex's shape -----------
+
+    @property
+    def shift_parity(self) -> int:
+        """1 when odd columns (rows) sit half a hex down (right), 0 when even ones do."""
+        return 1 if self.shifted == "odd" else 0
+
+    def is_shifted(self, major: int) -> bool:
+        """Whether play-surface column `major` (row, in the `rows` orientation) sits half a hex on."""
+        return (major & 1) == self.shift_parity
+
+    def centre_steps(self, c: int, r: int) -> tuple[float, float]:
+        """Centre of surface hex (c, r) in grid steps (one column, one row), x east and y in row order:
+        a shifted column (row) adds half a step. Renderers scale the steps by their own spacings."""
+        if self.orientation == "columns":
+            return float(c), r + (0.5 if self.is_shifted(c) else 0.0)
+        return c + (0.5 if self.is_shifted(r) else 0.0), float(r)
+
+    def centre(self, c: int, r: int, radius: float = 1.0) -> tuple[float, float]:
+        """Centre of surface hex (c, r) for regular hexes of circumradius `radius` (y in row order)."""
+        x, y = self.centre_steps(c, r)
+        if self.orientation == "columns":
+            return 1.5 * radius * x, SQRT3 * radius * y
+        return SQRT3 * radius * x, 1.5 * radius * y
+
+    def corners(self, x: float, y: float, half_major: float, half_minor: float) -> list[tuple[float, float]]:
+        """The six corners of a hex centred at (x, y): `half_major` centre-to-corner along the columns'
+        axis (flat-topped in the `columns` orientation), `half_minor` centre-to-flat across it.
+        A regular hex of circumradius R has half_major R and half_minor R * sqrt(3) / 2."""
+        hw, hh = half_major, half_minor
+        pts = [(hw, 0.0), (hw / 2, hh), (-hw / 2, hh), (-hw, 0.0), (-hw / 2, -hh), (hw / 2, -hh)]
+        if self.orientation == "rows":
+            pts = [(b, a) for a, b in pts]
+        return [(x + a, y + b) for a, b in pts]
+
     def _to_cube(self, c: int, r: int) -> tuple[int, int, int]:
-        p = 1 if self.shifted == "odd" else 0
+        p = self.shift_parity
         if self.orientation == "columns":
             x = c
             # columns of parity p sit half a hex lower
@@ -164,7 +205,7 @@ class Grid:
         return x, -x - z, z
 
     def _from_cube(self, x: int, y: int, z: int) -> tuple[int, int]:
-        p = 1 if self.shifted == "odd" else 0
+        p = self.shift_parity
         if self.orientation == "columns":
             c = x
             r = z + (x - (x & 1)) // 2 if p == 1 else z + (x + (x & 1)) // 2
@@ -277,6 +318,6 @@ class Grid:
 
 def hexes_in_boxes(grid: Grid, boxes: Iterable) -> set[str]:
     """The hexes of the grid inside a union of boxes (anything with `contains(board, column, row)`)."""
-    return {grid.format(Hex(b.id, c, r)) for b in grid.boards
-            for c in range(b.columns[0], b.columns[1] + 1) for r in range(b.rows[0], b.rows[1] + 1)
+    boxes = list(boxes)
+    return {h for b in grid.boards for h, c, r in grid.board_hexes(b)
             if any(box.contains(b.id, c, r) for box in boxes)}

@@ -403,7 +403,8 @@ class Location:
     loc: Loc = NOWHERE                        # where the location value was written (or patched)
 
     def hex_refs(self) -> tuple[str, ...]:
-        """Every hex ID this location names directly."""
+        """Every hex ID this location writes (what the hex-ID checks validate). The hexes it covers,
+        in placing order, are `validator.locations.location_hexes`."""
         if self.hex:
             return (self.hex,)
         if self.any_of:
