@@ -338,6 +338,14 @@ class Table:
     notes: tuple[str, ...] = ()               # footnotes printed with the table
     die: Optional[Dice] = None                # the declared die `dice` names (game.yaml dice); None if none
 
+    def roll_range(self) -> Optional[tuple[int, int]]:
+        """The rolls the table must cover (inclusive): as printed, else every total of its declared die."""
+        if self.rolls:
+            return self.rolls
+        if self.die is None:
+            return None
+        return self.die.count, self.die.count * self.die.sides
+
 
 @dataclass(frozen=True, slots=True)
 class Factors:

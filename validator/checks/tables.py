@@ -7,12 +7,8 @@ from . import Finding, check
 
 
 def _required_rolls(t):
-    """The rolls a table must cover: its printed `rolls`, else every total of the declared die it names."""
-    if t.rolls:
-        return set(range(t.rolls[0], t.rolls[1] + 1))
-    if t.die is None:
-        return None
-    return set(range(t.die.count, t.die.count * t.die.sides + 1))
+    r = t.roll_range()
+    return set(range(r[0], r[1] + 1)) if r else None
 
 
 def _incomplete(t):
