@@ -167,3 +167,11 @@ def test_renderers_take_their_geometry_from_the_grid():
     assert [h for h, _, _ in lay.hexes()] == [h for h, _, _ in ARD2.board_hexes(ARD2.boards[1])]
     # roads join hexes that touch, across the A/B seam too; a gap in the list draws nothing
     assert path_segments(ARD2, ("A39.10", "A40.10", "B1.11", "B3.11")) == [("A39.10", "A40.10"), ("A40.10", "B1.11")]
+
+
+def test_within_a_huge_distance_is_the_whole_map_and_returns_at_once():
+    import time
+    t = time.perf_counter()
+    assert sorted(AACHEN.within("1010", 10 ** 9)) == sorted(AACHEN.hexes())
+    assert time.perf_counter() - t < 5
+    assert len(AACHEN.within("1010", 1)) == 7                    # near miss: a small n is untouched

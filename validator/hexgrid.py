@@ -276,6 +276,7 @@ class Grid:
         c = self.cube(hex_id)
         if c is None:
             return []
+        n = min(n, self._span())  # no two hexes are further apart: a huge n costs no more than the map
         out = []
         for dx in range(-n, n + 1):
             for dy in range(max(-n, -dx - n), min(n, -dx + n) + 1):
@@ -284,6 +285,14 @@ class Grid:
                 if h is not None:
                     out.append(h)
         return out
+
+    def _span(self) -> int:
+        """An upper bound on the distance between any two hexes of the play surface."""
+        if "span" not in self._cache:
+            cols = [x for b in self.boards for x in (b.columns[0] + b.origin[0], b.columns[1] + b.origin[0])]
+            rows = [x for b in self.boards for x in (b.rows[0] + b.origin[1], b.rows[1] + b.origin[1])]
+            self._cache["span"] = (max(cols) - min(cols)) + (max(rows) - min(rows)) + 1 if cols else 0
+        return self._cache["span"]
 
     def line(self, a: str, b: str) -> list[str]:
         """The hexes on the straight line from a to b inclusive (ties broken one consistent way)."""
