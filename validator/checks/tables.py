@@ -146,6 +146,26 @@ def tec_incomplete(ctx):
         yield Finding(tec.loc, f"terrain-effects chart is incomplete: missing {what}")
 
 
+@check("HF613", "tec-code-unexplained", "info",
+       "say what the code means under `notes` in tec.yaml, as the chart's key prints it; until then the "
+       "code is not read as a cost (a 'P' with no note is not a prohibition)")
+def tec_code_unexplained(ctx):
+    """A movement cell printed as a code that no TEC note explains, once per code."""
+    tec = ctx.game.tec
+    if tec is None:
+        return
+    where: dict[str, list[str]] = {}
+    first: dict[str, object] = {}
+    for t in tec.terrain:
+        for mc, cost in t.costs.items():
+            if cost.kind == "code" and cost.meaning is None:
+                where.setdefault(cost.code, []).append(f"{t.name} ({mc})")
+                first.setdefault(cost.code, t.loc)
+    for code, rows in where.items():
+        yield Finding(first[code], f"TEC movement code {code!r} has no note saying what it means: "
+                                   f"{', '.join(rows)}")
+
+
 @check("HF608", "terrain-not-in-tec", "error",
        "every terrain used on the map needs a row in tec.yaml; add it or fix the terrain id")
 def terrain_not_in_tec(ctx):
