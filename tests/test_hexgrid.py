@@ -175,3 +175,10 @@ def test_within_a_huge_distance_is_the_whole_map_and_returns_at_once():
     assert sorted(AACHEN.within("1010", 10 ** 9)) == sorted(AACHEN.hexes())
     assert time.perf_counter() - t < 5
     assert len(AACHEN.within("1010", 1)) == 7                    # near miss: a small n is untouched
+
+
+def test_a_line_along_a_map_edge_stays_on_the_map():
+    # along row 00 the straight line runs exactly between hexes; the tie once went off the map (row -1)
+    ln = ARD2.line("A1.00", "A9.00")
+    assert ln == [f"A{c}.00" for c in range(1, 10)]
+    assert ARD2.line("A1.05", "A3.04") == ["A1.05", "A2.04", "A3.04"]   # near miss: inside, ties as before

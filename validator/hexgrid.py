@@ -295,7 +295,9 @@ class Grid:
         return self._cache["span"]
 
     def line(self, a: str, b: str) -> list[str]:
-        """The hexes on the straight line from a to b inclusive (ties broken one consistent way)."""
+        """The hexes on the straight line from a to b inclusive. Where the line runs exactly between two
+        hexes (along a hex row of an offset map) ties are broken one consistent way, unless that hex is
+        off the map and the other is not: a line along a map edge stays on the map."""
         ca, cb = self.cube(a), self.cube(b)
         if ca is None or cb is None:
             return []
@@ -303,19 +305,8 @@ class Grid:
         out: list[str] = []
         for i in range(n + 1):
             t = i / n if n else 0.0
-            # nudge off exact ties so the same pair always gives the same line
-            fx = ca[0] + (cb[0] - ca[0]) * t + 1e-6
-            fy = ca[1] + (cb[1] - ca[1]) * t + 2e-6
-            fz = ca[2] + (cb[2] - ca[2]) * t - 3e-6
-            rx, ry, rz = round(fx), round(fy), round(fz)
-            ex, ey, ez = abs(rx - fx), abs(ry - fy), abs(rz - fz)
-            if ex > ey and ex > ez:
-                rx = -ry - rz
-            elif ey > ez:
-                ry = -rx - rz
-            else:
-                rz = -rx - ry
-            h = self._at_cube(rx, ry, rz)
+            point = tuple(p + (q - p) * t for p, q in zip(ca, cb))
+            h = self._at_cube(*_cube_round(point, 1)) or self._at_cube(*_cube_round(point, -1))
             if h is not None and (not out or out[-1] != h):
                 out.append(h)
         return out
@@ -323,6 +314,20 @@ class Grid:
     def board_of(self, hex_id: str) -> Optional[str]:
         h = self.parse(hex_id)
         return h.board if h else None
+
+
+def _cube_round(point: tuple[float, ...], side: int) -> tuple[int, int, int]:
+    """The hex a fractional cube point lies in; exact ties go one way (`side` 1) or the other (-1)."""
+    fx, fy, fz = point[0] + side * 1e-6, point[1] + side * 2e-6, point[2] - side * 3e-6
+    rx, ry, rz = round(fx), round(fy), round(fz)
+    ex, ey, ez = abs(rx - fx), abs(ry - fy), abs(rz - fz)
+    if ex > ey and ex > ez:
+        rx = -ry - rz
+    elif ey > ez:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    return rx, ry, rz
 
 
 def hexes_in_boxes(grid: Grid, boxes: Iterable) -> set[str]:
