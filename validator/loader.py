@@ -384,7 +384,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
                   for d in x.get("drm") or ()),
             x.get("reconstruction"), _t(x.get("uncertain")), bool(x.get("complete", True)),
             {**dict(x.get("extra") or {}), **({"missing": list(x["missing"])} if x.get("missing") else {})},
-            _loc(x), _table_notes(x.get("notes")), _clamp(x.get("clamp")), _t(x.get("sides"))))
+            _loc(x), _table_notes(x.get("notes")), _clamp(x.get("clamp")), _t(x.get("sides")),
+            x.get("drm_from")))
 
     c = files.get("counters.yaml") or {}
     default_steps = int(c.get("default_steps") or 1)

@@ -295,6 +295,7 @@ class Table:
     notes: tuple[str, ...] = ()               # footnotes printed with the table
     clamp: TableClamp = TableClamp()
     sides: tuple[str, ...] = ()               # attacking sides that may use the table; () = every side
+    drm_from: Optional[str] = None            # another table whose modifiers apply to this one too
 
 
 @dataclass(frozen=True, slots=True)

@@ -227,6 +227,7 @@ TABLES = _obj(
                                             repeats={"type": "boolean"})},
         clamp=_obj(below=_CLAMP_END, above=_CLAMP_END),
         sides={**_strs, "description": "the attacking sides that may use this table (default: every side)"},
+        drm_from={**_sn, "description": "the id of the table whose die-roll modifiers apply to this one too"},
         reconstruction=_sn,
         uncertain={"type": "array", "items": {"type": "object"}},
         complete={"type": "boolean"},

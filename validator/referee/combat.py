@@ -1,0 +1,537 @@
+"""Judging one battle: does what the record shows after a combat roll fit the combat table?
+
+The referee calls `judge_battle` for a die roll in a combat phase. The battle is inferred from the
+record (who lost steps or moved after the roll, who stood adjacent), and every reading the tree
+allows is tried: each subset of the adjacent attackers, each terrain the defender's hex may have,
+each sum of the die-roll modifiers that may apply, each combat table the roll may be for. The
+verdict is "legal" when one reading fits, "violation" only when none fits and every cell read was
+printed, and "unverified" (with the reason) when a needed cell, terrain, strength or effect is not
+in the tree. Nothing here names a game: all rules come from the tree.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
+
+from ..codes import declare
+from ..model import Game, SideEffect, TerrainType, Unit
+from ..position import Counter, Position
+from ..record import DieRoll, Event, Moved, Removed, StateChanged
+from .crt import Cell, ColumnLine, CombatTable, Lookup, combat_tables
+
+# -- CODES: every finding this module makes (HF15xx; HF1590-HF1599 for notes) --
+COMBAT_RESULT_NOT_ON_TABLE = declare(
+    "HF1501", "combat-result-not-on-table", "error",
+    "apply the result the combat table gives for this roll and odds (or correct the record)", "audit").code
+COMBAT_UNVERIFIED = declare(
+    "HF1590", "combat-unverified", "info",
+    "the tree lacks what this judgement needs (a cell, a terrain, a strength or a result's effect); add it",
+    "audit").code
+COMBAT_BATTLE_UNCLEAR = declare(
+    "HF1591", "combat-battle-unclear", "info",
+    "no battle could be inferred from the record around this roll (no defender adjacent to an attacker)",
+    "audit").code
+COMBAT_NO_TABLE_FOR_DICE = declare(
+    "HF1592", "combat-roll-no-table", "info",
+    "no combat table of the tree is rolled with these dice; check the die button or tables.yaml `dice`",
+    "audit").code
+
+MAX_SUBSET_ATTACKERS = 8            # 2^8 subsets of adjacent attackers at most; beyond, unverified
+MAX_CANDIDATES_KEPT = 24            # candidates reported with a judgement (fitting ones first)
+REDUCED = "reduced"
+
+YES, NO, UNKNOWN = "yes", "no", "unknown"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One reading of the battle: table, defender hex, attackers, terrain, column, modified roll, cell."""
+    table: str
+    defender_hex: str
+    attackers: tuple[str, ...]                # pieces
+    terrain: Optional[str]
+    column: Optional[str]
+    roll: Optional[int]                       # the modified roll
+    cell: str
+    fit: str                                  # yes | no | unknown
+    reason: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str                              # legal | violation | unverified
+    code: Optional[str]
+    rule: Optional[str]
+    message: str
+    hexes: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+    reason: Optional[str] = None
+    candidates: tuple[Candidate, ...] = ()
+    step: Optional[int] = None
+
+
+# -- what the record shows after the roll --
+@dataclass(frozen=True)
+class Loss:
+    piece: str
+    removed: bool
+    reduced: bool
+    moved: bool
+
+
+def observed_losses(position: Position, events: Iterable[Event]) -> dict[str, Loss]:
+    """Per piece of the position: removed, flipped to reduced, moved (a retreat or an advance)."""
+    removed: set[str] = set()
+    reduced: set[str] = set()
+    moved: set[str] = set()
+    for e in events:
+        if isinstance(e, Removed):
+            removed.add(e.counter.piece)
+        elif isinstance(e, StateChanged):
+            if REDUCED in e.counter.state and REDUCED not in e.old_state:
+                reduced.add(e.counter.piece)
+        elif isinstance(e, Moved):
+            moved.add(e.counter.piece)
+    pieces = (removed | reduced | moved) & {c.piece for c, _ in position}
+    return {p: Loss(p, p in removed, p in reduced, p in moved) for p in pieces}
+
+
+# -- the battle's sides --
+@dataclass(frozen=True)
+class SideOutcome:
+    """What one side of a battle lost: per piece, steps it had and steps it lost (None = unknown)."""
+    pieces: tuple[str, ...]
+    steps_had: Optional[int]
+    steps_lost: Optional[int]
+    removed: int
+    reduced: int
+
+    @property
+    def all_removed(self) -> bool:
+        return bool(self.pieces) and self.removed == len(self.pieces)
+
+    def describe(self) -> str:
+        if not self.removed and not self.reduced:
+            return "no loss"
+        parts = []
+        if self.removed:
+            parts.append(f"{self.removed} of {len(self.pieces)} unit(s) removed")
+        if self.reduced:
+            parts.append(f"{self.reduced} reduced")
+        return ", ".join(parts)
+
+
+def _steps(game: Game, c: Counter) -> Optional[int]:
+    u = game.unit(c.unit)
+    if u is None:
+        return None
+    return max(u.steps - (1 if REDUCED in c.state else 0), 1)
+
+
+def side_outcome(game: Game, position: Position, pieces: Sequence[str], losses: dict[str, Loss]) -> SideOutcome:
+    had, lost, removed, reduced = 0, 0, 0, 0
+    for p in pieces:
+        c = position.counter(p)
+        s = _steps(game, c) if c else None
+        had = None if had is None or s is None else had + s
+        loss = losses.get(p)
+        if loss and loss.removed:
+            removed += 1
+            lost = None if lost is None or s is None else lost + s
+        elif loss and loss.reduced:
+            reduced += 1
+            lost = None if lost is None else lost + 1
+    return SideOutcome(tuple(pieces), had, lost, removed, reduced)
+
+
+# -- does a cell's result fit what a side lost --
+def _number(n: Optional[str], printed: Optional[int]) -> Optional[int]:
+    if n is None:
+        return 0
+    if n == "#":
+        return printed
+    return int(n)
+
+
+def side_effects(cell: Cell) -> Optional[dict[str, list[tuple[SideEffect, Optional[int]]]]]:
+    """The effects of a cell's results by side (attacker, defender); None if any result's effect is unknown."""
+    out: dict[str, list] = {"attacker": [], "defender": []}
+    last: Optional[str] = None
+    for r in cell.results:
+        if r.effect is None:
+            return None
+        for side in ("attacker", "defender"):
+            e = getattr(r.effect, side)
+            if e is not None:
+                out[side].append((e, r.number))
+                last = side
+        if r.effect.designated is not None:
+            if last is None:
+                return None
+            out[last].append((r.effect.designated, r.number))
+    return out
+
+
+def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome) -> tuple[str, Optional[str]]:
+    """yes / no / unknown, with why, for one side's effects against what it lost."""
+    if any(e.eliminated for e, _ in effects):
+        return (YES, None) if o.all_removed else (NO, f"needs all {len(o.pieces)} eliminated, shows {o.describe()}")
+    steps = units = 0
+    retreat_blocked: list[Optional[str]] = []
+    for e, n in effects:
+        s, u = _number(e.steps, n), _number(e.units, n)
+        if s is None or u is None or _number(e.retreat, n) is None:
+            return UNKNOWN, "a result's number is not printed"
+        steps, units = steps + s, units + u
+        if e.retreat is not None:
+            retreat_blocked.append(e.blocked)
+    if units and steps:
+        return UNKNOWN, "a result combining step and unit losses is not judged"
+    if units:
+        want = min(units, len(o.pieces))
+        got = o.removed if not o.reduced else None
+        what = f"{want} unit(s) eliminated"
+        if got is None:
+            return _with_retreat(retreat_blocked, NO, f"needs {what}, shows {o.describe()}", o)
+        return _compare(got, want, retreat_blocked, what, o)
+    if o.steps_lost is None or (steps and o.steps_had is None):
+        if not steps and not o.removed and not o.reduced:
+            return YES, None
+        return UNKNOWN, "a unit's steps are not in the tree"
+    want = min(steps, o.steps_had) if steps else 0
+    return _compare(o.steps_lost, want, retreat_blocked, f"{want} step(s) lost", o)
+
+
+def _compare(got: int, want: int, blocked: list, what: str, o: SideOutcome) -> tuple[str, Optional[str]]:
+    if got == want:
+        return YES, None
+    why = f"needs {what}, shows {o.describe()}"
+    if got < want:
+        return NO, why
+    return _with_retreat(blocked, NO, why, o)
+
+
+def _with_retreat(blocked: list, fit: str, why: str, o: SideOutcome) -> tuple[str, Optional[str]]:
+    """More losses than the result: only a retreat that could not be made explains them."""
+    if not blocked:
+        return fit, why
+    if all(b in ("eliminated", "deplete") for b in blocked):
+        if "deplete" in blocked or not o.reduced:
+            return YES, None
+        return NO, f"{why} (a blocked retreat eliminates, it does not reduce)"
+    return UNKNOWN, f"{why}; what a blocked retreat costs is not in the tree"
+
+
+def cell_fit(cell: Cell, attacker: SideOutcome, defender: SideOutcome) -> tuple[str, Optional[str]]:
+    if cell.state != "printed" or cell.reason:
+        return UNKNOWN, cell.reason or cell.state
+    by_side = side_effects(cell)
+    if by_side is None:
+        unknown = [r.code for r in cell.results if r.effect is None]
+        return UNKNOWN, f"the effect of {', '.join(unknown)} is not in the tree (effect unknown)"
+    fa, wa = side_fit(by_side["attacker"], attacker)
+    fd, wd = side_fit(by_side["defender"], defender)
+    if fa == YES and fd == YES:
+        return YES, None
+    if NO in (fa, fd):
+        return NO, "; ".join(w for w in (f"attacker: {wa}" if fa == NO else None,
+                                           f"defender: {wd}" if fd == NO else None) if w)
+    return UNKNOWN, wa or wd
+
+
+# -- columns: strengths, terrain --
+@dataclass(frozen=True)
+class TerrainEffect:
+    terrain: Optional[str]                   # None = unknown terrain
+    multiplier: Optional[int]                # defense multiplier; None = unknown
+    prohibited: bool = False
+
+
+_MULTIPLIERS = {"-": 1, "basic": 1, "no effect": 1, "none": 1, "doubled": 2, "x2": 2, "×2": 2, "tripled": 3,
+                "x3": 3, "×3": 3}
+
+
+def terrain_effect(t: TerrainType) -> TerrainEffect:
+    """A TEC combat cell as printed: no effect, doubled/tripled, prohibited, or a CRT line (no multiplier)."""
+    cell = (t.combat or "").strip()
+    low = cell.lower()
+    if low in _MULTIPLIERS:
+        return TerrainEffect(t.id, _MULTIPLIERS[low])
+    if low in ("p", "prohibited"):
+        return TerrainEffect(t.id, None, prohibited=True)
+    if low.startswith("crt line"):
+        return TerrainEffect(t.id, 1)
+    return TerrainEffect(t.id, None)
+
+
+def terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optional[str]]:
+    """The terrain effects the defender's hex may have, and why the list may be incomplete."""
+    tids = game.hex_terrain(hex_id)
+    if tids:
+        opts = [terrain_effect(t) if (t := game.terrain_type(tid)) else TerrainEffect(tid, None) for tid in tids]
+        return opts, None
+    tec = game.tec
+    if tec is not None and tec.complete and not tec.missing:
+        return [terrain_effect(t) for t in tec.terrain if t.kind == "hex" and t.combat is not None], None
+    return [TerrainEffect(None, None)], f"the terrain of {hex_id} is not in the tree"
+
+
+def _factor(game: Game, c: Counter, name: Optional[str]) -> Optional[int]:
+    u: Optional[Unit] = game.unit(c.unit)
+    if u is None or name is None:
+        return None
+    f = u.reduced if REDUCED in c.state else u.factors
+    return f.get(name) if f is not None else None
+
+
+def strengths(game: Game, position: Position, attackers: Sequence[str], defenders: Sequence[str],
+              multiplier: Optional[int]) -> Optional[tuple[int, int]]:
+    """Attack and defense totals from the printed factors, when the tree declares them complete."""
+    spec = game.rules.combat.get("strengths") or {}
+    if not spec.get("complete") or multiplier is None:
+        return None
+    att = [_factor(game, position.counter(p), spec.get("attack", "attack")) for p in attackers]
+    dfn = [_factor(game, position.counter(p), spec.get("defense", "defense")) for p in defenders]
+    if None in att or None in dfn:
+        return None
+    return sum(att), sum(dfn) * multiplier  # type: ignore[arg-type]
+
+
+def _all_columns(line: ColumnLine) -> list[Lookup]:
+    """Every column a combat of unknown strength may use on a line."""
+    out = [Lookup(c.index) for c in line.columns if c.bounds is not None]
+    for side, how in (("below", line.clamp.below), ("above", line.clamp.above)):
+        if how == "unknown":
+            out.append(Lookup(None, f"the strengths are not known and the tree does not say which column a "
+                                    f"combat {side} the columns of {line.name} uses"))
+    return out
+
+
+def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]]) -> list[tuple[Optional[ColumnLine], Lookup]]:
+    lines: list[Optional[ColumnLine]]
+    if te.terrain is None and ct.lines:
+        lines = list(ct.lines) + [None]      # unknown terrain: any printed line, or one not printed
+    else:
+        lines = [ct.line_for(te.terrain) if te.terrain else ct.headings]
+    out: list[tuple[Optional[ColumnLine], Lookup]] = []
+    for line in lines:
+        if line is None:
+            out.append((None, Lookup(None, f"the terrain of the defender has no line on {ct.table.name}")))
+            continue
+        v = ct.value(*st) if st else None
+        out += [(line, line.lookup(v))] if v is not None else [(line, lk) for lk in _all_columns(line)]
+    return out
+
+
+# -- die-roll modifiers --
+def _drm_cap(game: Game) -> Optional[int]:
+    cap = game.rules.other.get("drm_cap")
+    if isinstance(cap, dict):
+        cap = cap.get("value")
+    return cap if isinstance(cap, int) else None
+
+
+def modifier_sums(game: Game, ct: CombatTable, side: Optional[str]) -> set[int]:
+    """Every total the table's die-roll modifiers may give (each may or may not apply), capped."""
+    drms = list(ct.table.drm)
+    if ct.table.drm_from:
+        drms += [d for t in game.tables if t.id == ct.table.drm_from for d in t.drm]
+    drms = [d for d in drms if d.side is None or d.side == side]
+    cap = _drm_cap(game)
+    most = cap if cap is not None else 3
+    sums = {0}
+    for d in drms:
+        times = range(0, (most // max(abs(d.value), 1)) + 1) if d.repeats else range(0, 2)
+        sums = {s + d.value * k for s in sums for k in times}
+    if cap is not None:
+        sums = {max(-cap, min(cap, s)) for s in sums}
+    return sums
+
+
+# -- dice --
+_DICE = re.compile(r"(\d*)\s*d\s*(\d+)", re.I)
+
+
+def dice_of(name: Optional[str]) -> Optional[tuple[int, int]]:
+    m = _DICE.search(name or "")
+    return (int(m.group(1) or 1), int(m.group(2))) if m else None
+
+
+def roll_dice(roll: DieRoll) -> Optional[tuple[int, int]]:
+    if roll.count and roll.sides:
+        return roll.count, roll.sides
+    return dice_of(roll.dice) or ((len(roll.faces), roll.sides) if roll.sides else None)
+
+
+def tables_for_roll(game: Game, roll: DieRoll, side: Optional[str]) -> list[CombatTable]:
+    d = roll_dice(roll)
+    return [ct for ct in combat_tables(game)
+            if (dice_of(ct.table.dice) == d if d else ct.table.dice == roll.dice)
+            and (not ct.table.sides or side in ct.table.sides)]
+
+
+# -- the battle --
+def _side_of(game: Game, c: Counter) -> Optional[str]:
+    if c.side:
+        return c.side
+    u = game.unit(c.unit)
+    return u.side if u else None
+
+
+def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: str) -> list[str]:
+    return [c.piece for c in position.at(hex_id)
+            if c.kind == "unit" and (_side_of(game, c) == side) == phasing]
+
+
+def _adjacent_attackers(game: Game, position: Position, hex_id: str, side: str) -> list[str]:
+    return [p for n in game.grid.neighbours(hex_id) for p in _units_at(game, position, n, True, side)]
+
+
+def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss]) -> tuple[list[str], bool]:
+    """Hexes of the non-phasing units the record shows losing or moving; else every non-phasing hex next to
+    a phasing unit (then several battles are possible). The flag says whether the record named them."""
+    hit = []
+    for p in losses:
+        c, w = position.counter(p), position.where(p)
+        if c and w and w.hex and c.kind == "unit" and _side_of(game, c) != side and w.hex not in hit:
+            hit.append(w.hex)
+    if hit:
+        return hit, True
+    out = []
+    for h, stack in position.stacks().items():
+        if any(c.kind == "unit" and _side_of(game, c) != side for c in stack) and \
+                _adjacent_attackers(game, position, h, side):
+            out.append(h)
+    return sorted(out), False
+
+
+def _subsets(required: list[str], optional: list[str]) -> Iterable[tuple[str, ...]]:
+    for k in range(len(optional) + 1):
+        for extra in itertools.combinations(optional, k):
+            s = tuple(required) + extra
+            if s:
+                yield s
+
+
+@dataclass
+class _Tally:
+    candidates: list[Candidate] = field(default_factory=list)
+    reasons: dict[str, None] = field(default_factory=dict)
+    no_reasons: dict[str, None] = field(default_factory=dict)
+
+    def add(self, c: Candidate) -> None:
+        self.candidates.append(c)
+        if c.fit == UNKNOWN and c.reason:
+            self.reasons[c.reason] = None
+        if c.fit == NO and c.reason:
+            self.no_reasons[c.reason] = None
+
+    def has(self, fit: str) -> bool:
+        return any(c.fit == fit for c in self.candidates)
+
+    def kept(self) -> tuple[Candidate, ...]:
+        order = {YES: 0, UNKNOWN: 1, NO: 2}
+        return tuple(sorted(self.candidates, key=lambda c: order[c.fit])[:MAX_CANDIDATES_KEPT])
+
+
+def _judge_hex(game: Game, position: Position, side: str, roll: DieRoll, tables: list[CombatTable],
+               hex_id: str, losses: dict[str, Loss], tally: _Tally) -> None:
+    defenders = _units_at(game, position, hex_id, False, side)
+    adjacent = _adjacent_attackers(game, position, hex_id, side)
+    if not defenders or not adjacent:
+        tally.add(Candidate("", hex_id, (), None, None, None, "", UNKNOWN,
+                            f"no {side} unit is adjacent to {hex_id}" if defenders else f"no defender in {hex_id}"))
+        return
+    required = [p for p in adjacent if p in losses]
+    optional = [p for p in adjacent if p not in losses]
+    if len(optional) > MAX_SUBSET_ATTACKERS:
+        tally.add(Candidate("", hex_id, tuple(adjacent), None, None, None, "", UNKNOWN,
+                            f"{len(adjacent)} attackers adjacent to {hex_id}: too many subsets to try"))
+        return
+    d_out = side_outcome(game, position, defenders, losses)
+    terrains, why_terrain = terrain_options(game, hex_id)
+    memo: dict[tuple, tuple[str, Optional[str]]] = {}
+    for attackers in _subsets(required, optional):
+        a_out = side_outcome(game, position, attackers, losses)
+        for te in terrains:
+            if te.prohibited:
+                continue
+            st = strengths(game, position, attackers, defenders, te.multiplier)
+            for ct in tables:
+                for line, lk in columns_for(ct, te, st):
+                    _judge_column(ct, line, lk, roll, game, side, a_out, d_out, hex_id, attackers, te,
+                                  why_terrain, memo, tally)
+
+
+def _judge_column(ct, line, lk: Lookup, roll: DieRoll, game, side, a_out, d_out, hex_id, attackers, te,
+                  why_terrain, memo, tally: _Tally) -> None:
+    base = dict(table=ct.id, defender_hex=hex_id, attackers=attackers, terrain=te.terrain)
+    if lk.column is None:
+        if lk.reason != "prohibited":
+            tally.add(Candidate(**base, column=None, roll=None, cell="", fit=UNKNOWN,
+                                reason=lk.reason if te.terrain or not why_terrain else f"{why_terrain}; {lk.reason}"))
+        return
+    heading = ct.headings.columns[lk.column].printed
+    for m in sorted(modifier_sums(game, ct, side)):
+        total = roll.total + m
+        for cell in ct.cells_at(total, lk.column):
+            key = (id(cell), a_out, d_out)
+            if key not in memo:
+                memo[key] = cell_fit(cell, a_out, d_out)
+            fit, why = memo[key]
+            tally.add(Candidate(**base, column=heading, roll=total, cell=cell.printed, fit=fit, reason=why))
+
+
+def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(c.unit for p in pieces if (c := position.counter(p)) is not None))
+
+
+def judge_battle(game: Game, position: Position, phasing_side: str, roll: DieRoll,
+                 following_events: Sequence[Event], step: Optional[int] = None) -> Judgement:
+    """Judge the battle a combat roll resolved, from the position at the roll and the events after it."""
+    tables = tables_for_roll(game, roll, phasing_side)
+    if not tables:
+        return Judgement("unverified", COMBAT_NO_TABLE_FOR_DICE, game.rules.combat.get("rule"),
+                         f"combat roll {roll.dice} {roll.total}: no combat table of the tree is rolled with "
+                         f"{roll.dice}", reason="no combat table for these dice", step=step)
+    losses = observed_losses(position, following_events)
+    hexes, named = defender_hexes(game, position, phasing_side, losses)
+    if not hexes:
+        return Judgement("unverified", COMBAT_BATTLE_UNCLEAR, None,
+                         f"combat roll {roll.total}: no defender is adjacent to a {phasing_side} unit",
+                         reason="no battle inferred", step=step)
+    if named and len(hexes) > 1:
+        return Judgement("unverified", COMBAT_UNVERIFIED, None,
+                         f"combat roll {roll.total}: losses in {len(hexes)} defender hexes ({', '.join(hexes)}) "
+                         "follow one roll", hexes=tuple(hexes), reason="a battle against several hexes is not judged",
+                         step=step)
+    tally = _Tally()
+    for h in hexes:
+        _judge_hex(game, position, phasing_side, roll, tables, h, losses, tally)
+    return _verdict(game, position, roll, hexes, losses, tally, step, tables)
+
+
+def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -> Judgement:
+    rule = ", ".join(dict.fromkeys(x for x in (tables[0].table.rule,) if x)) or None
+    others = sorted({w.hex for p in losses if (w := position.where(p)) and w.hex} - set(hexes))
+    involved = tuple(hexes) + tuple(others)
+    units = _units_of(position, sorted(losses))
+    shown = f"roll {roll.total}" + (f" ({'+'.join(map(str, roll.faces))})" if len(roll.faces) > 1 else "")
+    if tally.has(YES):
+        fit = next(c for c in tally.candidates if c.fit == YES)
+        return Judgement("legal", None, rule,
+                         f"combat {shown} against {fit.defender_hex}: fits {fit.table} column {fit.column}, "
+                         f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step)
+    if tally.has(UNKNOWN) or not tally.candidates:
+        reason = "; ".join(list(tally.reasons)[:3]) or "no reading of the battle could be tried"
+        return Judgement("unverified", COMBAT_UNVERIFIED, rule,
+                         f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
+                         tuple(hexes), units, reason, tally.kept(), step)
+    cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.candidates})
+    seen = "; ".join(list(tally.no_reasons)[:2])
+    return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
+                     f"combat {shown} against {', '.join(hexes)}: the applied result fits no cell the table gives "
+                     f"({len(cells)} possible: {', '.join(cells[:6])}{' …' if len(cells) > 6 else ''}); {seen}",
+                     involved, units, None, tally.kept(), step)
