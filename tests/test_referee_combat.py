@@ -124,8 +124,8 @@ def test_malformed_columns_read_with_a_reason(games):
 
 def test_bulge_modifiers_capped_and_by_side(games):
     g = games["bulge"]
-    assert modifier_sums(g, _crt(g), "allied") == {-2, -1, 0, 1, 2}
-    assert modifier_sums(g, _crt(g, "blitz"), "german") == {-2, -1, 0, 1, 2}   # 34.4 via drm_from
+    assert modifier_sums(g, _crt(g), "allied") == ({-2, -1, 0, 1, 2}, None)
+    assert modifier_sums(g, _crt(g, "blitz"), "german") == ({-2, -1, 0, 1, 2}, None)   # 34.4 via drm_from
 
 
 # -- judging battles on the mini fixture (terrain and strengths known) --
@@ -274,3 +274,29 @@ def test_aachen_only_row_one(games):
     assert j.verdict == "unverified" and "terrain of 1526 is not in the tree" in j.reason
     j = judge_battle(g, pos, "us", roll(4), [])
     assert j.verdict == "unverified" and "row 4" in j.reason
+
+
+def test_many_attackers(games, mini_game):
+    # Bulge: strengths unknown, so twelve adjacent attackers are judged by how many join, not which
+    g = games["bulge"]
+    allied = [u.id for u in g.units if u.side == "allied"]
+    d = Counter("d", "de-kg-peiper", "german")
+    items = [(d, Where("P7"))] + [(Counter(f"a{i}", allied[i], "allied"), Where(h))
+                                  for i, h in enumerate(g.grid.neighbours("P7") * 2)]
+    j = judge_battle(g, Position.of(items), "allied", roll(6), [Removed(d, Where("P7"))])
+    assert j.verdict == "legal"
+    # the mini tree's strengths are complete: nine attackers without losses are 2^9 subsets, beyond the cap
+    items = [(R, Where("0404"))] + [(Counter(f"m{i}", "b1-b", "blue"), Where(h))
+                                    for i, h in enumerate(mini_game.grid.neighbours("0404") * 2)][:9]
+    j = judge_battle(mini_game, Position.of(items), "blue", roll(4), [])
+    assert j.verdict == "unverified" and "9 attackers adjacent to 0404: too many subsets to try" in j.reason
+
+
+def test_repeating_modifier_without_cap_is_unverified(mini):
+    mini.edit("tables.yaml", lambda d: d["tables"][0].update(
+        drm=[{"value": -1, "when": "per artillery unit", "repeats": True}]))
+    g = _game(mini.path)
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    # 1:1: rolls 1-3 are A1; the record shows the defender eliminated, which row 1 (roll 4 - 3) does not give
+    j = judge_battle(g, pos, "blue", roll(4), [Removed(R, Where("0404"))])
+    assert j.verdict == "unverified" and "'per artillery unit' may apply more than 3 times" in j.reason

@@ -10,6 +10,7 @@ in the tree. Nothing here names a game: all rules come from the tree.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ COMBAT_NO_TABLE_FOR_DICE = declare(
     "audit").code
 
 MAX_SUBSET_ATTACKERS = 8            # 2^8 subsets of adjacent attackers at most; beyond, unverified
+UNCAPPED_REPEATS = 3                # a repeating modifier without a cap is tried this often, then unverified
 MAX_CANDIDATES_KEPT = 24            # candidates reported with a judgement (fitting ones first)
 REDUCED = "reduced"
 
@@ -111,6 +113,10 @@ class SideOutcome:
     @property
     def all_removed(self) -> bool:
         return bool(self.pieces) and self.removed == len(self.pieces)
+
+    def key(self) -> tuple:
+        """What a cell's fit depends on (not which pieces): readings with equal keys judge alike."""
+        return (len(self.pieces), self.steps_had, self.steps_lost, self.removed, self.reduced)
 
     def describe(self) -> str:
         if not self.removed and not self.reduced:
@@ -196,9 +202,13 @@ def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome) ->
         if got is None:
             return _with_retreat(retreat_blocked, NO, f"needs {what}, shows {o.describe()}", o)
         return _compare(got, want, retreat_blocked, what, o)
+    lost_any = bool(o.removed or o.reduced)
     if o.steps_lost is None or (steps and o.steps_had is None):
-        if not steps and not o.removed and not o.reduced:
-            return YES, None
+        if not steps:
+            return (YES, None) if not lost_any else _with_retreat(
+                retreat_blocked, NO, f"needs no loss, shows {o.describe()}", o)
+        if not lost_any:
+            return NO, f"needs {steps} step(s) lost, shows no loss"
         return UNKNOWN, "a unit's steps are not in the tree"
     want = min(steps, o.steps_had) if steps else 0
     return _compare(o.steps_lost, want, retreat_blocked, f"{want} step(s) lost", o)
@@ -207,7 +217,7 @@ def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome) ->
 def _compare(got: int, want: int, blocked: list, what: str, o: SideOutcome) -> tuple[str, Optional[str]]:
     if got == want:
         return YES, None
-    why = f"needs {what}, shows {o.describe()}"
+    why = f"needs {what if want else 'no loss'}, shows {o.describe()}"
     if got < want:
         return NO, why
     return _with_retreat(blocked, NO, why, o)
@@ -266,16 +276,45 @@ def terrain_effect(t: TerrainType) -> TerrainEffect:
     return TerrainEffect(t.id, None)
 
 
+_NO_COMBAT_EFFECT = (None, "-", "ot", "no effect", "basic")   # "ot": use the other terrain in the hex
+
+
+def _type_effect(game: Game, tid: str) -> TerrainEffect:
+    t = game.terrain_type(tid)
+    return terrain_effect(t) if t else TerrainEffect(tid, None)
+
+
 def terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optional[str]]:
-    """The terrain effects the defender's hex may have, and why the list may be incomplete."""
+    """The terrain effects the defender's hex may have, and why the list may be incomplete. A hex of several
+    terrains may be judged by any of them; a path through it with a combat effect of its own is one more."""
     tids = game.hex_terrain(hex_id)
     if tids:
-        opts = [terrain_effect(t) if (t := game.terrain_type(tid)) else TerrainEffect(tid, None) for tid in tids]
+        opts = [_type_effect(game, tid) for tid in tids]
+        for p in game.terrain.paths:
+            t = game.terrain_type(p.feature)
+            if hex_id in p.hexes and (t is None or (t.combat or "").strip().lower() not in _NO_COMBAT_EFFECT):
+                opts.append(TerrainEffect(p.feature, None))
         return opts, None
     tec = game.tec
     if tec is not None and tec.complete and not tec.missing:
         return [terrain_effect(t) for t in tec.terrain if t.kind == "hex" and t.combat is not None], None
     return [TerrainEffect(None, None)], f"the terrain of {hex_id} is not in the tree"
+
+
+def hexside_multipliers(game: Game, attacker_hexes: Iterable[str], hex_id: str) -> set[Optional[int]]:
+    """Defense multipliers the hexsides between attackers and defender may add (1: none applies; None:
+    a feature whose combat effect does not read). Whether a feature needs every attacker across it
+    differs by game, so each is only a possibility."""
+    out: set[Optional[int]] = {1}
+    sides = {game.grid.hexside(a, hex_id) for a in attacker_hexes}
+    for hs in game.terrain.hexsides:
+        if tuple(sorted(hs.between)) in {tuple(sorted(x)) for x in sides if x}:
+            out.add(_type_effect(game, hs.feature).multiplier)
+    return out
+
+
+def _times(a: Optional[int], b: Optional[int]) -> Optional[int]:
+    return None if a is None or b is None else a * b
 
 
 def _factor(game: Game, c: Counter, name: Optional[str]) -> Optional[int]:
@@ -309,19 +348,20 @@ def _all_columns(line: ColumnLine) -> list[Lookup]:
     return out
 
 
-def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]]) -> list[tuple[Optional[ColumnLine], Lookup]]:
+def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]]) -> list[Lookup]:
+    """The columns a battle may use: the one its strengths give, or every column when they are not known."""
     lines: list[Optional[ColumnLine]]
     if te.terrain is None and ct.lines:
         lines = list(ct.lines) + [None]      # unknown terrain: any printed line, or one not printed
     else:
         lines = [ct.line_for(te.terrain) if te.terrain else ct.headings]
-    out: list[tuple[Optional[ColumnLine], Lookup]] = []
+    out: list[Lookup] = []
     for line in lines:
         if line is None:
-            out.append((None, Lookup(None, f"the terrain of the defender has no line on {ct.table.name}")))
+            out.append(Lookup(None, f"the terrain of the defender has no line on {ct.table.name}"))
             continue
         v = ct.value(*st) if st else None
-        out += [(line, line.lookup(v))] if v is not None else [(line, lk) for lk in _all_columns(line)]
+        out += [line.lookup(v)] if v is not None else _all_columns(line)
     return out
 
 
@@ -333,21 +373,26 @@ def _drm_cap(game: Game) -> Optional[int]:
     return cap if isinstance(cap, int) else None
 
 
-def modifier_sums(game: Game, ct: CombatTable, side: Optional[str]) -> set[int]:
-    """Every total the table's die-roll modifiers may give (each may or may not apply), capped."""
+def modifier_sums(game: Game, ct: CombatTable, side: Optional[str]) -> tuple[set[int], Optional[str]]:
+    """Every total the table's die-roll modifiers may give (each may or may not apply), capped; and, when a
+    repeating modifier has no cap, why larger totals were not tried."""
     drms = list(ct.table.drm)
     if ct.table.drm_from:
         drms += [d for t in game.tables if t.id == ct.table.drm_from for d in t.drm]
     drms = [d for d in drms if d.side is None or d.side == side]
     cap = _drm_cap(game)
-    most = cap if cap is not None else 3
+    most = cap if cap is not None else UNCAPPED_REPEATS
     sums = {0}
     for d in drms:
         times = range(0, (most // max(abs(d.value), 1)) + 1) if d.repeats else range(0, 2)
         sums = {s + d.value * k for s in sums for k in times}
     if cap is not None:
-        sums = {max(-cap, min(cap, s)) for s in sums}
-    return sums
+        return {max(-cap, min(cap, s)) for s in sums}, None
+    repeating = [d for d in drms if d.repeats]
+    if repeating:
+        return sums, (f"the modifier {repeating[0].when!r} may apply more than {most} times and the tree "
+                      "prints no cap")
+    return sums, None
 
 
 # -- dice --
@@ -381,8 +426,9 @@ def _side_of(game: Game, c: Counter) -> Optional[str]:
 
 
 def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: str) -> list[str]:
+    """Units of the phasing side (or of the others) in a hex; a unit of no known side is neither."""
     return [c.piece for c in position.at(hex_id)
-            if c.kind == "unit" and (_side_of(game, c) == side) == phasing]
+            if c.kind == "unit" and (s := _side_of(game, c)) is not None and (s == side) == phasing]
 
 
 def _adjacent_attackers(game: Game, position: Position, hex_id: str, side: str) -> list[str]:
@@ -395,13 +441,13 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
     hit = []
     for p in losses:
         c, w = position.counter(p), position.where(p)
-        if c and w and w.hex and c.kind == "unit" and _side_of(game, c) != side and w.hex not in hit:
+        if c and w and w.hex and c.kind == "unit" and _side_of(game, c) not in (None, side) and w.hex not in hit:
             hit.append(w.hex)
     if hit:
         return hit, True
     out = []
     for h, stack in position.stacks().items():
-        if any(c.kind == "unit" and _side_of(game, c) != side for c in stack) and \
+        if any(c.kind == "unit" and _side_of(game, c) not in (None, side) for c in stack) and \
                 _adjacent_attackers(game, position, h, side):
             out.append(h)
     return sorted(out), False
@@ -415,73 +461,124 @@ def _subsets(required: list[str], optional: list[str]) -> Iterable[tuple[str, ..
                 yield s
 
 
+def _subsets_by_outcome(game: Game, position: Position, required: list[str],
+                        optional: list[str]) -> Iterable[tuple[str, ...]]:
+    """When strengths do not fix the column, attackers without losses matter only by how many join and how
+    many steps they have: one subset per such count stands for all the others."""
+    groups: dict[Optional[int], list[str]] = {}
+    for p in optional:
+        groups.setdefault(_steps(game, position.counter(p)), []).append(p)
+    members = list(groups.values())
+    for counts in itertools.product(*(range(len(g) + 1) for g in members)):
+        s = tuple(required) + tuple(p for g, n in zip(members, counts) for p in g[:n])
+        if s:
+            yield s
+
+
 @dataclass
 class _Tally:
-    candidates: list[Candidate] = field(default_factory=list)
+    """The readings tried, one per distinct outcome (readings differing only in which pieces attack are one)."""
+    candidates: dict[tuple, Candidate] = field(default_factory=dict)
     reasons: dict[str, None] = field(default_factory=dict)
     no_reasons: dict[str, None] = field(default_factory=dict)
+    fits: dict[tuple, tuple[str, Optional[str]]] = field(default_factory=dict)   # memo of cell_fit
+    found: bool = False                                                          # a reading fits: stop
 
-    def add(self, c: Candidate) -> None:
-        self.candidates.append(c)
+    def add(self, c: Candidate, outcome_key: tuple = ()) -> None:
+        k = (c.table, c.defender_hex, c.terrain, c.column, c.roll, c.cell, c.fit, c.reason, outcome_key)
+        if k in self.candidates:
+            return
+        self.candidates[k] = c
+        if c.fit == YES:
+            self.found = True
         if c.fit == UNKNOWN and c.reason:
             self.reasons[c.reason] = None
         if c.fit == NO and c.reason:
             self.no_reasons[c.reason] = None
 
     def has(self, fit: str) -> bool:
-        return any(c.fit == fit for c in self.candidates)
+        return any(c.fit == fit for c in self.candidates.values())
+
+    def all(self) -> list[Candidate]:
+        return list(self.candidates.values())
 
     def kept(self) -> tuple[Candidate, ...]:
         order = {YES: 0, UNKNOWN: 1, NO: 2}
-        return tuple(sorted(self.candidates, key=lambda c: order[c.fit])[:MAX_CANDIDATES_KEPT])
+        return tuple(sorted(self.all(), key=lambda c: order[c.fit])[:MAX_CANDIDATES_KEPT])
 
 
-def _judge_hex(game: Game, position: Position, side: str, roll: DieRoll, tables: list[CombatTable],
-               hex_id: str, losses: dict[str, Loss], tally: _Tally) -> None:
-    defenders = _units_at(game, position, hex_id, False, side)
-    adjacent = _adjacent_attackers(game, position, hex_id, side)
+@dataclass(frozen=True)
+class _Battle:
+    """What every reading of one battle shares: the game, the position, who attacks, the roll."""
+    game: Game
+    position: Position
+    side: str
+    roll: DieRoll
+    tables: tuple[CombatTable, ...]
+    losses: dict
+
+
+def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
+    """Every reading of a battle against one hex: attacker subsets x terrain x hexsides x tables x columns."""
+    game, position = b.game, b.position
+    defenders = _units_at(game, position, hex_id, False, b.side)
+    adjacent = _adjacent_attackers(game, position, hex_id, b.side)
     if not defenders or not adjacent:
         tally.add(Candidate("", hex_id, (), None, None, None, "", UNKNOWN,
-                            f"no {side} unit is adjacent to {hex_id}" if defenders else f"no defender in {hex_id}"))
+                            f"no {b.side} unit is adjacent to {hex_id}" if defenders else f"no defender in {hex_id}"))
         return
-    required = [p for p in adjacent if p in losses]
-    optional = [p for p in adjacent if p not in losses]
-    if len(optional) > MAX_SUBSET_ATTACKERS:
+    required = [p for p in adjacent if p in b.losses]
+    optional = [p for p in adjacent if p not in b.losses]
+    complete = bool((game.rules.combat.get("strengths") or {}).get("complete"))
+    if complete and len(optional) > MAX_SUBSET_ATTACKERS:
         tally.add(Candidate("", hex_id, tuple(adjacent), None, None, None, "", UNKNOWN,
                             f"{len(adjacent)} attackers adjacent to {hex_id}: too many subsets to try"))
         return
-    d_out = side_outcome(game, position, defenders, losses)
+    d_out = side_outcome(game, position, defenders, b.losses)
     terrains, why_terrain = terrain_options(game, hex_id)
-    memo: dict[tuple, tuple[str, Optional[str]]] = {}
-    for attackers in _subsets(required, optional):
-        a_out = side_outcome(game, position, attackers, losses)
+    tried: set[tuple] = set()
+    subsets = _subsets(required, optional) if complete else _subsets_by_outcome(game, position, required, optional)
+    for attackers in subsets:
+        a_out = side_outcome(game, position, attackers, b.losses)
+        across = hexside_multipliers(game, {position.where(p).hex for p in attackers}, hex_id)
         for te in terrains:
             if te.prohibited:
                 continue
-            st = strengths(game, position, attackers, defenders, te.multiplier)
-            for ct in tables:
-                for line, lk in columns_for(ct, te, st):
-                    _judge_column(ct, line, lk, roll, game, side, a_out, d_out, hex_id, attackers, te,
-                                  why_terrain, memo, tally)
+            for m in across:
+                st = strengths(game, position, attackers, defenders, _times(te.multiplier, m))
+                reading = (a_out.key(), te, st)
+                if reading in tried:
+                    continue                 # another subset already gave this reading
+                tried.add(reading)
+                for ct in b.tables:
+                    for lk in columns_for(ct, te, st):
+                        base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN)
+                        _judge_column(b, ct, lk, base, (a_out, d_out), why_terrain, tally)
+                        if tally.found:
+                            return
 
 
-def _judge_column(ct, line, lk: Lookup, roll: DieRoll, game, side, a_out, d_out, hex_id, attackers, te,
-                  why_terrain, memo, tally: _Tally) -> None:
-    base = dict(table=ct.id, defender_hex=hex_id, attackers=attackers, terrain=te.terrain)
+def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate, outcomes: tuple[SideOutcome, SideOutcome],
+                  why_terrain: Optional[str], tally: _Tally) -> None:
+    """The cells of one column at every modified roll, each judged against what the sides lost."""
     if lk.column is None:
         if lk.reason != "prohibited":
-            tally.add(Candidate(**base, column=None, roll=None, cell="", fit=UNKNOWN,
-                                reason=lk.reason if te.terrain or not why_terrain else f"{why_terrain}; {lk.reason}"))
+            why = lk.reason if base.terrain or not why_terrain else f"{why_terrain}; {lk.reason}"
+            tally.add(dataclasses.replace(base, reason=why))
         return
     heading = ct.headings.columns[lk.column].printed
-    for m in sorted(modifier_sums(game, ct, side)):
-        total = roll.total + m
+    sums, open_ended = modifier_sums(b.game, ct, b.side)
+    if open_ended:
+        tally.add(dataclasses.replace(base, column=heading, reason=open_ended))
+    for m in sorted(sums):
+        total = b.roll.total + m
         for cell in ct.cells_at(total, lk.column):
-            key = (id(cell), a_out, d_out)
-            if key not in memo:
-                memo[key] = cell_fit(cell, a_out, d_out)
-            fit, why = memo[key]
-            tally.add(Candidate(**base, column=heading, roll=total, cell=cell.printed, fit=fit, reason=why))
+            key = (id(cell), outcomes[0].key(), outcomes[1].key())
+            if key not in tally.fits:
+                tally.fits[key] = cell_fit(cell, *outcomes)
+            fit, why = tally.fits[key]
+            tally.add(dataclasses.replace(base, column=heading, roll=total, cell=cell.printed, fit=fit, reason=why),
+                      outcomes[0].key())
 
 
 def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
@@ -508,8 +605,11 @@ def judge_battle(game: Game, position: Position, phasing_side: str, roll: DieRol
                          "follow one roll", hexes=tuple(hexes), reason="a battle against several hexes is not judged",
                          step=step)
     tally = _Tally()
+    battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses)
     for h in hexes:
-        _judge_hex(game, position, phasing_side, roll, tables, h, losses, tally)
+        _judge_hex(battle, h, tally)
+        if tally.found:
+            break
     return _verdict(game, position, roll, hexes, losses, tally, step, tables)
 
 
@@ -520,7 +620,7 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
     units = _units_of(position, sorted(losses))
     shown = f"roll {roll.total}" + (f" ({'+'.join(map(str, roll.faces))})" if len(roll.faces) > 1 else "")
     if tally.has(YES):
-        fit = next(c for c in tally.candidates if c.fit == YES)
+        fit = next(c for c in tally.all() if c.fit == YES)
         return Judgement("legal", None, rule,
                          f"combat {shown} against {fit.defender_hex}: fits {fit.table} column {fit.column}, "
                          f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step)
@@ -529,7 +629,7 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
         return Judgement("unverified", COMBAT_UNVERIFIED, rule,
                          f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
                          tuple(hexes), units, reason, tally.kept(), step)
-    cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.candidates})
+    cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.all()})
     seen = "; ".join(list(tally.no_reasons)[:2])
     return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
                      f"combat {shown} against {', '.join(hexes)}: the applied result fits no cell the table gives "
