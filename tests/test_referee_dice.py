@@ -8,7 +8,7 @@ import pytest
 from conftest import MINI
 from validator.loader import load_game
 from validator.position import Counter, Position, Where
-from validator.record import DieRoll, GameRecord, Moved, Step
+from validator.record import Chat, DieRoll, GameRecord, Moved, Step
 from validator.referee.dice import chi_square, chi_square_sf, dice_findings, dice_stats
 
 
@@ -92,3 +92,13 @@ def test_dice_no_table_uses_and_unlikely_dice():
     found = dice_findings(g, record(steps))
     assert [(f.code, f.steps) for f in found] == [("HF1602", (1, 2)), ("HF1603", ())]
     assert found[0].message == "2 roll(s) of 2d10: no table of the tree is rolled with 2d10"
+
+
+def test_undo_past_chat_after_a_roll_then_a_reroll():
+    g, _ = load_game(MINI)
+    steps = [Step(1, (DieRoll("1d6", (1,), 1),)), Step(2, (Chat("oops"),)), Step(3, (), undo=True),
+             Step(4, (DieRoll("1d6", (6,), 6),))]
+    (f,) = dice_findings(g, record(steps))
+    assert (f.code, f.steps) == ("HF1601", (1, 4))
+    assert f.message == ("step 1: roll 1d6 = 1 may have been undone (an undo took back only chat after it); "
+                         "rolled again at step 4")

@@ -378,7 +378,10 @@ def modifier_sums(game: Game, ct: CombatTable, side: Optional[str]) -> tuple[set
     repeating modifier has no cap, why larger totals were not tried."""
     drms = list(ct.table.drm)
     if ct.table.drm_from:
-        drms += [d for t in game.tables if t.id == ct.table.drm_from for d in t.drm]
+        source = next((t for t in game.tables if t.id == ct.table.drm_from), None)
+        if source is None:
+            return {0}, f"the modifiers of table {ct.table.drm_from!r} apply to {ct.table.name}, and no such table is in the tree"
+        drms += list(source.drm)
     drms = [d for d in drms if d.side is None or d.side == side]
     cap = _drm_cap(game)
     most = cap if cap is not None else UNCAPPED_REPEATS

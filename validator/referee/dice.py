@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..codes import declare
 from ..model import Game
-from ..record import DieRoll, GameRecord
+from ..record import Chat, DieRoll, GameRecord, Step
 
 # -- CODES (HF16xx: integrity and dice) --
 ROLL_UNDONE = declare(
@@ -119,27 +119,48 @@ class _Roll:
     step: int
     player: Optional[str]
     roll: DieRoll
-    undone: bool
+    undone: bool                          # an undo took this roll's step back
     rerolled_at: Optional[int]            # the step of the next roll of the same button after the undo
+    maybe: bool = False                   # the undo took back only chat after it: it may have meant the roll
+
+
+def _chat_only(step: Step) -> bool:
+    return bool(step.events) and all(isinstance(e, Chat) for e in step.events)
+
+
+def _undone_steps(record: GameRecord) -> tuple[dict[int, int], dict[int, int]]:
+    """Steps an undo took back (step -> the undo's step), and roll steps an undo may have meant: the undo
+    took back chat typed after the roll (whether VASSAL counts a chat line as undoable varies)."""
+    by_index = {s.index: s for s in record.steps}
+    live: list[int] = []
+    undone: dict[int, int] = {}
+    maybe: dict[int, int] = {}
+    for s in record.steps:
+        if not s.undo:
+            live.append(s.index)
+            continue
+        if not live:
+            continue
+        hit = live.pop()
+        undone[hit] = s.index
+        if _chat_only(by_index[hit]):
+            before = next((i for i in reversed(live) if not _chat_only(by_index[i])), None)
+            if before is not None and any(isinstance(e, DieRoll) for e in by_index[before].events):
+                maybe[before] = s.index
+    return undone, maybe
 
 
 def _rolls(record: GameRecord) -> list[_Roll]:
-    """Every roll with the step it is in, and whether a later undo took its step back."""
-    live: list[int] = []                  # indexes into steps of the steps an undo may take back, last first
-    undone: dict[int, int] = {}           # step index -> the undo step's index
-    for s in record.steps:
-        if s.undo:
-            if live:
-                undone[live.pop()] = s.index
-        else:
-            live.append(s.index)
+    """Every roll with the step it is in, whether a later undo took it back, and the re-roll after it."""
+    undone, maybe = _undone_steps(record)
     flat = [(s.index, s.player, e) for s in record.steps for e in s.events if isinstance(e, DieRoll)]
     out = []
     for i, (idx, player, r) in enumerate(flat):
+        undo_at = undone.get(idx, maybe.get(idx))
         later = None
-        if idx in undone:
-            later = next((j for j, _, r2 in flat[i + 1:] if j > undone[idx] and r2.dice == r.dice), None)
-        out.append(_Roll(idx, player, r, idx in undone, later))
+        if undo_at is not None:
+            later = next((j for j, _, r2 in flat[i + 1:] if j > undo_at and r2.dice == r.dice), None)
+        out.append(_Roll(idx, player, r, idx in undone, later, idx not in undone and idx in maybe))
     return out
 
 
@@ -179,11 +200,15 @@ def dice_findings(game: Game, record: GameRecord) -> list[DiceFinding]:
     out: list[DiceFinding] = []
     rolls = _rolls(record)
     for r in rolls:
+        again = f"; rolled again at step {r.rerolled_at}" if r.rerolled_at else ""
         if r.undone:
-            again = f"; rolled again at step {r.rerolled_at}" if r.rerolled_at else ""
             out.append(DiceFinding(ROLL_UNDONE, "warning",
                                    f"step {r.step}: roll {r.roll.dice} = {r.roll.total} was undone{again}",
                                    (r.step,) + ((r.rerolled_at,) if r.rerolled_at else ())))
+        elif r.maybe and r.rerolled_at:
+            out.append(DiceFinding(ROLL_UNDONE, "warning",
+                                   f"step {r.step}: roll {r.roll.dice} = {r.roll.total} may have been undone (an "
+                                   f"undo took back only chat after it){again}", (r.step, r.rerolled_at)))
     used = {_dice_key(t.dice) for t in game.tables if t.dice}
     for dice in dict.fromkeys(r.roll.dice for r in rolls):
         if _dice_key(dice) not in used:
