@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Protocol, Sequence
 
@@ -40,12 +39,6 @@ class ReportFinding(Protocol):
     hexes: tuple[str, ...]
     units: tuple[str, ...]
     step: Optional[int]
-
-
-@dataclass(frozen=True)
-class _Picture:
-    file: str
-    finding: int
 
 
 # -- positions by step (the report's own small replay: placements, moves, removals, state changes) --
@@ -121,7 +114,8 @@ def _event_text(e) -> str:
     if isinstance(e, Removed):
         return f"removed {e.counter.unit} from {e.where}"
     if isinstance(e, StateChanged):
-        return f"{e.counter.unit}: {', '.join(sorted(e.old_state)) or '-'} → {', '.join(sorted(e.counter.state)) or '-'}"
+        old, new = ", ".join(sorted(e.old_state)) or "-", ", ".join(sorted(e.counter.state)) or "-"
+        return f"{e.counter.unit}: {old} → {new}"
     if isinstance(e, DieRoll):
         return f"rolled {e.dice}: {'+'.join(map(str, e.faces))} = {e.total}"
     if isinstance(e, TurnChanged):
@@ -178,7 +172,8 @@ def histogram_svg(stat) -> str:
         x = pad + i * bw
         bars.append(f'<rect x="{x + 3}" y="{pad + hgt - bh:.1f}" width="{bw - 6}" height="{bh:.1f}" fill="#4a78c0"/>'
                     f'<text x="{x + bw / 2}" y="{pad + hgt + 14}" text-anchor="middle" font-size="11">{i + 1}</text>'
-                    f'<text x="{x + bw / 2}" y="{pad + hgt - bh - 3:.1f}" text-anchor="middle" font-size="10">{n}</text>')
+                    f'<text x="{x + bw / 2}" y="{pad + hgt - bh - 3:.1f}" text-anchor="middle" '
+                    f'font-size="10">{n}</text>')
     ey = pad + hgt - hgt * expected / top
     line = f'<line x1="{pad}" x2="{width - pad}" y1="{ey:.1f}" y2="{ey:.1f}" stroke="#c03030" stroke-dasharray="4"/>'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{hgt + pad * 2 + 6}" '

@@ -10,7 +10,7 @@ from conftest import MINI, SOURCE
 from validator.loader import load_game
 from validator.model import TableClamp
 from validator.position import Counter, Position, Where
-from validator.record import DieRoll, Moved, Removed, StateChanged
+from validator.record import DieRoll, Moved, Placed, Removed, StateChanged
 from validator.referee.combat import judge_battle, modifier_sums
 from validator.referee.crt import (ILLEGIBLE, NOT_PRINTED, Bounds, combat_tables, parse_differential, parse_odds,
                                    read_table, round_odds)
@@ -205,7 +205,7 @@ def test_mini_unknown_effect_is_unverified(mini, mini_game):
 
 
 def test_mini_several_possible_battles_without_losses(mini_game):
-    # nothing follows the roll: against R2 (8:1 -> 3:1) roll 5 is "-"; against R in woods ... any fitting battle is legal
+    # nothing follows the roll: two battles are possible; against R2 (8:1 -> 3:1) roll 5 is "-", which fits
     pos = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (R2, Where("0404")),
                        (R, Where("0402"))])
     j = judge_battle(mini_game, pos, "blue", roll(5), [])
@@ -300,3 +300,13 @@ def test_repeating_modifier_without_cap_is_unverified(mini):
     # 1:1: rolls 1-3 are A1; the record shows the defender eliminated, which row 1 (roll 4 - 3) does not give
     j = judge_battle(g, pos, "blue", roll(4), [Removed(R, Where("0404"))])
     assert j.verdict == "unverified" and "'per artillery unit' may apply more than 3 times" in j.reason
+
+
+def test_losses_are_net_of_the_events(mini_game):
+    # flipped and flipped back, removed and put back: no loss until the last flip
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    events = [reduced(A, "0403"), StateChanged(A, frozenset({"reduced"}), Where("0403")),
+              Removed(R, Where("0404")), Placed(R, Where("0404")), reduced(A, "0403")]
+    assert judge_battle(mini_game, pos, "blue", roll(1), events).verdict == "legal"      # A1 at 1:1
+    j = judge_battle(mini_game, pos, "blue", roll(1), events[:4])
+    assert j.verdict == "violation" and "attacker: needs 1 step(s) lost, shows no loss" in j.message

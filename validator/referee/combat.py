@@ -19,8 +19,8 @@ from typing import Iterable, Optional, Sequence
 from ..codes import declare
 from ..model import Game, SideEffect, TerrainType, Unit
 from ..position import Counter, Position
-from ..record import DieRoll, Event, Moved, Removed, StateChanged
-from .crt import Cell, ColumnLine, CombatTable, Lookup, combat_tables
+from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged
+from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables
 
 # -- CODES: every finding this module makes (HF15xx; HF1590-HF1599 for notes) --
 COMBAT_RESULT_NOT_ON_TABLE = declare(
@@ -84,20 +84,29 @@ class Loss:
 
 
 def observed_losses(position: Position, events: Iterable[Event]) -> dict[str, Loss]:
-    """Per piece of the position: removed, flipped to reduced, moved (a retreat or an advance)."""
+    """Per piece of the position, the net effect of the events: removed (and not put back), flipped to
+    reduced (and not back), moved (a retreat or an advance)."""
     removed: set[str] = set()
-    reduced: set[str] = set()
+    state: dict[str, frozenset[str]] = {}
     moved: set[str] = set()
     for e in events:
         if isinstance(e, Removed):
             removed.add(e.counter.piece)
+        elif isinstance(e, Placed):
+            removed.discard(e.counter.piece)
+            state[e.counter.piece] = e.counter.state
         elif isinstance(e, StateChanged):
-            if REDUCED in e.counter.state and REDUCED not in e.old_state:
-                reduced.add(e.counter.piece)
+            state[e.counter.piece] = e.counter.state
         elif isinstance(e, Moved):
             moved.add(e.counter.piece)
-    pieces = (removed | reduced | moved) & {c.piece for c, _ in position}
-    return {p: Loss(p, p in removed, p in reduced, p in moved) for p in pieces}
+    out = {}
+    for c, _ in position:
+        was = REDUCED in c.state
+        now = REDUCED in state.get(c.piece, c.state)
+        loss = Loss(c.piece, c.piece in removed, now and not was, c.piece in moved)
+        if loss.removed or loss.reduced or loss.moved:
+            out[c.piece] = loss
+    return out
 
 
 # -- the battle's sides --
@@ -235,7 +244,7 @@ def _with_retreat(blocked: list, fit: str, why: str, o: SideOutcome) -> tuple[st
 
 
 def cell_fit(cell: Cell, attacker: SideOutcome, defender: SideOutcome) -> tuple[str, Optional[str]]:
-    if cell.state != "printed" or cell.reason:
+    if cell.state != PRINTED or cell.reason:
         return UNKNOWN, cell.reason or cell.state
     by_side = side_effects(cell)
     if by_side is None:
@@ -380,7 +389,8 @@ def modifier_sums(game: Game, ct: CombatTable, side: Optional[str]) -> tuple[set
     if ct.table.drm_from:
         source = next((t for t in game.tables if t.id == ct.table.drm_from), None)
         if source is None:
-            return {0}, f"the modifiers of table {ct.table.drm_from!r} apply to {ct.table.name}, and no such table is in the tree"
+            return {0}, (f"the modifiers of table {ct.table.drm_from!r} apply to {ct.table.name}, and no such "
+                         "table is in the tree")
         drms += list(source.drm)
     drms = [d for d in drms if d.side is None or d.side == side]
     cap = _drm_cap(game)
@@ -428,10 +438,18 @@ def _side_of(game: Game, c: Counter) -> Optional[str]:
     return u.side if u else None
 
 
+NON_COMBAT = "non-combat"             # a unit flag: takes no part in battles
+
+
+def _fights(game: Game, c: Counter) -> bool:
+    u = game.unit(c.unit)
+    return c.kind == "unit" and not (u and NON_COMBAT in u.flags)
+
+
 def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: str) -> list[str]:
-    """Units of the phasing side (or of the others) in a hex; a unit of no known side is neither."""
+    """Combat units of the phasing side (or of the others) in a hex; a unit of no known side is neither."""
     return [c.piece for c in position.at(hex_id)
-            if c.kind == "unit" and (s := _side_of(game, c)) is not None and (s == side) == phasing]
+            if _fights(game, c) and (s := _side_of(game, c)) is not None and (s == side) == phasing]
 
 
 def _adjacent_attackers(game: Game, position: Position, hex_id: str, side: str) -> list[str]:
@@ -444,13 +462,13 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
     hit = []
     for p in losses:
         c, w = position.counter(p), position.where(p)
-        if c and w and w.hex and c.kind == "unit" and _side_of(game, c) not in (None, side) and w.hex not in hit:
+        if c and w and w.hex and _fights(game, c) and _side_of(game, c) not in (None, side) and w.hex not in hit:
             hit.append(w.hex)
     if hit:
         return hit, True
     out = []
     for h, stack in position.stacks().items():
-        if any(c.kind == "unit" and _side_of(game, c) not in (None, side) for c in stack) and \
+        if any(_fights(game, c) and _side_of(game, c) not in (None, side) for c in stack) and \
                 _adjacent_attackers(game, position, h, side):
             out.append(h)
     return sorted(out), False

@@ -19,7 +19,8 @@ from ..record import Chat, DieRoll, GameRecord, Step
 # -- CODES (HF16xx: integrity and dice) --
 ROLL_UNDONE = declare(
     "HF1601", "die-roll-undone", "warning",
-    "a die roll was taken back by an undo (and rolled again): agree on re-rolls before playing, or replay", "audit").code
+    "a die roll was taken back by an undo (and rolled again): agree on re-rolls before playing, or replay",
+    "audit").code
 ROLL_NO_TABLE = declare(
     "HF1602", "die-roll-no-table", "info",
     "no table of the tree is rolled with these dice; check tables.yaml `dice` or the die button", "audit").code
