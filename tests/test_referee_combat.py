@@ -310,3 +310,13 @@ def test_losses_are_net_of_the_events(mini_game):
     assert judge_battle(mini_game, pos, "blue", roll(1), events).verdict == "legal"      # A1 at 1:1
     j = judge_battle(mini_game, pos, "blue", roll(1), events[:4])
     assert j.verdict == "violation" and "attacker: needs 1 step(s) lost, shows no loss" in j.message
+
+
+def test_step_object_and_unknown_side(mini_game):
+    from validator.record import Step
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    r = roll(1)
+    j = judge_battle(mini_game, pos, "blue", r, [], step=Step(12, (r,)))
+    assert (j.verdict, j.step) == ("violation", 12) and "(no unit lost or moved after the roll)" in j.message
+    j = judge_battle(mini_game, pos, None, r, [], step=12)
+    assert (j.verdict, j.code, j.reason) == ("unverified", "HF1590", "no phasing side")

@@ -14,12 +14,12 @@ import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence, Union
 
 from ..codes import declare
 from ..model import Game, SideEffect, TerrainType, Unit
 from ..position import Counter, Position
-from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged
+from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
 from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables
 
 # -- CODES: every finding this module makes (HF15xx; HF1590-HF1599 for notes) --
@@ -606,9 +606,16 @@ def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.unit for p in pieces if (c := position.counter(p)) is not None))
 
 
-def judge_battle(game: Game, position: Position, phasing_side: str, roll: DieRoll,
-                 following_events: Sequence[Event], step: Optional[int] = None) -> Judgement:
-    """Judge the battle a combat roll resolved, from the position at the roll and the events after it."""
+def judge_battle(game: Game, position: Position, phasing_side: Optional[str], roll: DieRoll,
+                 following_events: Sequence[Event], step: Union[int, Step, None] = None) -> Judgement:
+    """Judge the battle a combat roll resolved, from the position at the roll and the events after it
+    (up to the next roll or phase change). Call it for rolls made in a combat phase only: the roll is
+    taken to be a battle's."""
+    step = step.index if isinstance(step, Step) else step
+    if phasing_side is None:
+        return Judgement("unverified", COMBAT_UNVERIFIED, None,
+                         f"combat roll {roll.total}: the attacking side is not known", reason="no phasing side",
+                         step=step)
     tables = tables_for_roll(game, roll, phasing_side)
     if not tables:
         return Judgement("unverified", COMBAT_NO_TABLE_FOR_DICE, game.rules.combat.get("rule"),
@@ -652,6 +659,8 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
                          tuple(hexes), units, reason, tally.kept(), step)
     cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.all()})
     seen = "; ".join(list(tally.no_reasons)[:2])
+    if not losses:
+        seen += " (no unit lost or moved after the roll)"
     return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
                      f"combat {shown} against {', '.join(hexes)}: the applied result fits no cell the table gives "
                      f"({len(cells)} possible: {', '.join(cells[:6])}{' …' if len(cells) > 6 else ''}); {seen}",
