@@ -19,7 +19,7 @@ from .model import (
     DRM, TEC, Area, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
-    SideEffect, TableClamp,
+    SideEffect, TableClamp, TableStrengths,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
 from .yamlsrc import LocMap, SourceError, load_text
@@ -221,6 +221,13 @@ def _clamp(m) -> TableClamp:
     return TableClamp(m.get("below", "unknown"), m.get("above", "unknown"), m.get("rule"))
 
 
+def _strengths(m) -> TableStrengths:
+    if not m:
+        return TableStrengths()
+    return TableStrengths(m.get("attack", "attack"), m.get("defense", "defense"), bool(m.get("complete")),
+                          m.get("rule"))
+
+
 def _location(m) -> Location:
     w = m.get("within")
     key = next((k for k in schemas.LOCATION_KEYS if k in m), None)
@@ -327,7 +334,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
     rules = Rules(st.get("limit"), st.get("counts", "units"), st.get("rule"),
                   tuple({**mx, "loc": _loc(mx)} for mx in r.get("mixing") or ()),
                   zoc.get("model"), cb.get("method"), cb.get("table"), _t(r.get("movement_classes")),
-                  dict(r.get("other") or {}), _loc(r), dict(cb))
+                  dict(r.get("other") or {}), _loc(r))
     gaps = tuple(Gap(x["id"], x["what"], x.get("rule"), x.get("severity", "warning"), x.get("note"), _loc(x))
                  for x in g.get("gaps") or ())
 
@@ -384,8 +391,9 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
                   for d in x.get("drm") or ()),
             x.get("reconstruction"), _t(x.get("uncertain")), bool(x.get("complete", True)),
             {**dict(x.get("extra") or {}), **({"missing": list(x["missing"])} if x.get("missing") else {})},
-            _loc(x), _table_notes(x.get("notes")), _clamp(x.get("clamp")), _t(x.get("sides")),
-            x.get("drm_from")))
+            _loc(x), _table_notes(x.get("notes")),
+            clamp=_clamp(x.get("clamp")), sides=_t(x.get("sides")), drm_from=x.get("drm_from"),
+            rounding=x.get("rounding"), rounding_rule=x.get("rounding_rule"), strengths=_strengths(x.get("strengths"))))
 
     c = files.get("counters.yaml") or {}
     default_steps = int(c.get("default_steps") or 1)

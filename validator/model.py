@@ -100,7 +100,6 @@ class Rules:
     movement_classes: tuple[str, ...]
     other: dict
     loc: Loc = NOWHERE
-    combat: dict = field(default_factory=dict)  # the raw rules.combat mapping (rounding, strengths, ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +264,16 @@ class DRM:
 
 
 @dataclass(frozen=True, slots=True)
+class TableStrengths:
+    """How a combat table's column is entered: the factor names summed for attack and defense, and whether
+    those printed factors fix it (`complete`: no support fire, halving or other modifier the tree lacks)."""
+    attack: str = "attack"
+    defense: str = "defense"
+    complete: bool = False
+    rule: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True)
 class TableClamp:
     """What a combat outside the printed columns uses: the "lowest"/"highest" column, "prohibited" (no such
     attack may be made) or "unknown" (the tree does not say)."""
@@ -296,6 +305,9 @@ class Table:
     clamp: TableClamp = TableClamp()
     sides: tuple[str, ...] = ()               # attacking sides that may use the table; () = every side
     drm_from: Optional[str] = None            # another table whose modifiers apply to this one too
+    rounding: Optional[str] = None            # how an odds ratio rounds: defender | attacker | nearest
+    rounding_rule: Optional[str] = None
+    strengths: TableStrengths = TableStrengths()
 
 
 @dataclass(frozen=True, slots=True)

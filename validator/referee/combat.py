@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
 
 from ..codes import declare
-from ..model import Game, SideEffect, TerrainType, Unit
+from ..model import Game, SideEffect, TableStrengths, TerrainType, Unit
 from ..position import Counter, Position
 from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
 from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables
@@ -334,14 +334,13 @@ def _factor(game: Game, c: Counter, name: Optional[str]) -> Optional[int]:
     return f.get(name) if f is not None else None
 
 
-def strengths(game: Game, position: Position, attackers: Sequence[str], defenders: Sequence[str],
-              multiplier: Optional[int]) -> Optional[tuple[int, int]]:
+def strengths(game: Game, spec: TableStrengths, position: Position, attackers: Sequence[str],
+              defenders: Sequence[str], multiplier: Optional[int]) -> Optional[tuple[int, int]]:
     """Attack and defense totals from the printed factors, when the tree declares them complete."""
-    spec = game.rules.combat.get("strengths") or {}
-    if not spec.get("complete") or multiplier is None:
+    if not spec.complete or multiplier is None:
         return None
-    att = [_factor(game, position.counter(p), spec.get("attack", "attack")) for p in attackers]
-    dfn = [_factor(game, position.counter(p), spec.get("defense", "defense")) for p in defenders]
+    att = [_factor(game, position.counter(p), spec.attack) for p in attackers]
+    dfn = [_factor(game, position.counter(p), spec.defense) for p in defenders]
     if None in att or None in dfn:
         return None
     return sum(att), sum(dfn) * multiplier  # type: ignore[arg-type]
@@ -550,7 +549,7 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
         return
     required = [p for p in adjacent if p in b.losses]
     optional = [p for p in adjacent if p not in b.losses]
-    complete = bool((game.rules.combat.get("strengths") or {}).get("complete"))
+    complete = any(ct.table.strengths.complete for ct in b.tables)
     if complete and len(optional) > MAX_SUBSET_ATTACKERS:
         tally.add(Candidate("", hex_id, tuple(adjacent), None, None, None, "", UNKNOWN,
                             f"{len(adjacent)} attackers adjacent to {hex_id}: too many subsets to try"))
@@ -565,22 +564,21 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
         for te in terrains:
             if te.prohibited:
                 continue
-            for m in across:
-                st = strengths(game, position, attackers, defenders, _times(te.multiplier, m))
-                reading = (a_out.key(), te, st)
+            for m, ct in itertools.product(across, b.tables):
+                st = strengths(game, ct.table.strengths, position, attackers, defenders, _times(te.multiplier, m))
+                reading = (ct.id, a_out.key(), te, st)
                 if reading in tried:
                     continue                 # another subset already gave this reading
                 tried.add(reading)
-                for ct in b.tables:
-                    for lk in columns_for(ct, te, st):
-                        base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN)
-                        _judge_column(b, ct, lk, base, (a_out, d_out), why_terrain, tally)
-                        if tally.found:
-                            return
+                for lk in columns_for(ct, te, st):
+                    base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN)
+                    _judge_column(b, ct, lk, base, (a_out, d_out), why_terrain, tally)
+                    if tally.found:
+                        return
 
 
-def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate, outcomes: tuple[SideOutcome, SideOutcome],
-                  why_terrain: Optional[str], tally: _Tally) -> None:
+def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
+                  outcomes: tuple[SideOutcome, SideOutcome], why_terrain: Optional[str], tally: _Tally) -> None:
     """The cells of one column at every modified roll, each judged against what the sides lost."""
     if lk.column is None:
         if lk.reason != "prohibited":
@@ -618,7 +616,7 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
                          step=step)
     tables = tables_for_roll(game, roll, phasing_side)
     if not tables:
-        return Judgement("unverified", COMBAT_NO_TABLE_FOR_DICE, game.rules.combat.get("rule"),
+        return Judgement("unverified", COMBAT_NO_TABLE_FOR_DICE, None,
                          f"combat roll {roll.dice} {roll.total}: no combat table of the tree is rolled with "
                          f"{roll.dice}", reason="no combat table for these dice", step=step)
     losses = observed_losses(position, following_events)

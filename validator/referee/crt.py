@@ -1,7 +1,7 @@
 """A typed reading of a combat results table: columns as bounds, rows by roll, cells as results.
 
-Everything comes from the tree's `Table` (and the game's `rules.combat`): the method (odds or
-differential), the printed column headings, the clamp (what a combat beyond the printed columns
+Everything comes from the tree's `Table` (the method falls back on the game's rules.combat): the
+method (odds or differential), the rounding of a ratio, the printed column headings, the clamp (what a combat beyond the printed columns
 uses), the key and its structured effects. A heading that does not read is a `Column` with a
 `reason`, never an exception; a cell the print lacks is "not printed", a "?" is "illegible".
 """
@@ -319,7 +319,7 @@ def read_table(game: Game, t: Table) -> CombatTable:
     problems += why
     lines, why = _terrain_lines(t, len(cols)) if method == "differential" else ((), [])
     problems += why
-    rounding = game.rules.combat.get("rounding") or DEFAULT_ROUNDING
+    rounding = t.rounding or DEFAULT_ROUNDING
     if rounding not in ROUNDINGS:
         problems.append(f"rounding {rounding!r} is not one of {', '.join(ROUNDINGS)}")
         rounding = DEFAULT_ROUNDING
