@@ -1,9 +1,10 @@
 """A typed reading of a combat results table: columns as bounds, rows by roll, cells as results.
 
 Everything comes from the tree's `Table` (the method falls back on the game's rules.combat): the
-method (odds or differential), the rounding of a ratio, the printed column headings, the clamp (what a combat beyond the printed columns
-uses), the key and its structured effects. A heading that does not read is a `Column` with a
-`reason`, never an exception; a cell the print lacks is "not printed", a "?" is "illegible".
+method (odds or differential), the rounding of a ratio, the printed column headings, the clamp
+(what a combat beyond the printed columns uses), the key and its structured effects. A heading that
+does not read is a `Column` with a `reason`, never an exception; a cell the print lacks is "not
+printed", a "?" is "illegible".
 """
 from __future__ import annotations
 
