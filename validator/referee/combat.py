@@ -455,14 +455,21 @@ def _adjacent_attackers(game: Game, position: Position, hex_id: str, side: str) 
     return [p for n in game.grid.neighbours(hex_id) for p in _units_at(game, position, n, True, side)]
 
 
-def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss]) -> tuple[list[str], bool]:
-    """Hexes of the non-phasing units the record shows losing or moving; else every non-phasing hex next to
-    a phasing unit (then several battles are possible). The flag says whether the record named them."""
-    hit = []
-    for p in losses:
+def _hexes_of(game: Game, position: Position, side: str, pieces: Iterable[str]) -> list[str]:
+    hit: list[str] = []
+    for p in pieces:
         c, w = position.counter(p), position.where(p)
         if c and w and w.hex and _fights(game, c) and _side_of(game, c) not in (None, side) and w.hex not in hit:
             hit.append(w.hex)
+    return hit
+
+
+def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss]) -> tuple[list[str], bool]:
+    """Hexes of the non-phasing units the record shows losing steps (else, moving: a retreat); else every
+    non-phasing hex next to a phasing unit (then several battles are possible). The flag says whether the
+    record named them."""
+    hit = _hexes_of(game, position, side, [p for p, x in losses.items() if x.removed or x.reduced])
+    hit = hit or _hexes_of(game, position, side, [p for p, x in losses.items() if x.moved])
     if hit:
         return hit, True
     out = []
@@ -511,10 +518,10 @@ class _Tally:
         self.candidates[k] = c
         if c.fit == YES:
             self.found = True
-        if c.fit == UNKNOWN and c.reason:
-            self.reasons[c.reason] = None
-        if c.fit == NO and c.reason:
-            self.no_reasons[c.reason] = None
+        into = self.reasons if c.fit == UNKNOWN else self.no_reasons if c.fit == NO else None
+        if into is not None and c.reason:
+            for part in c.reason.split("; "):
+                into[part] = None
 
     def has(self, fit: str) -> bool:
         return any(c.fit == fit for c in self.candidates.values())
@@ -651,7 +658,7 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
                          f"combat {shown} against {fit.defender_hex}: fits {fit.table} column {fit.column}, "
                          f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step)
     if tally.has(UNKNOWN) or not tally.candidates:
-        reason = "; ".join(list(tally.reasons)[:3]) or "no reading of the battle could be tried"
+        reason = "; ".join(list(tally.reasons)[:4]) or "no reading of the battle could be tried"
         return Judgement("unverified", COMBAT_UNVERIFIED, rule,
                          f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
                          tuple(hexes), units, reason, tally.kept(), step)
