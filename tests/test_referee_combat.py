@@ -320,3 +320,12 @@ def test_step_object_and_unknown_side(mini_game):
     assert (j.verdict, j.step) == ("violation", 12) and "(no unit lost or moved after the roll)" in j.message
     j = judge_battle(mini_game, pos, None, r, [], step=12)
     assert (j.verdict, j.code, j.reason) == ("unverified", "HF1590", "no phasing side")
+
+
+def test_moves_in_several_hexes_are_several_possible_battles(mini_game):
+    # no losses; two red units elsewhere move afterwards: either hex may be the battle (R2: roll 5 at 3:1 is "-")
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (R2, Where("0404")),
+                       (R, Where("0402"))])
+    events = [Moved(R2, Where("0404"), Where("0405")), Moved(R, Where("0402"), Where("0401"))]
+    j = judge_battle(mini_game, pos, "blue", roll(5), events)
+    assert j.verdict == "legal" and "against 0404" in j.message

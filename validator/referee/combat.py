@@ -466,12 +466,16 @@ def _hexes_of(game: Game, position: Position, side: str, pieces: Iterable[str]) 
 
 def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss]) -> tuple[list[str], bool]:
     """Hexes of the non-phasing units the record shows losing steps (else, moving: a retreat); else every
-    non-phasing hex next to a phasing unit (then several battles are possible). The flag says whether the
-    record named them."""
+    non-phasing hex next to a phasing unit. The flag says whether the record named one battle; otherwise
+    several are possible and any that fits makes the roll legal."""
     hit = _hexes_of(game, position, side, [p for p, x in losses.items() if x.removed or x.reduced])
-    hit = hit or _hexes_of(game, position, side, [p for p, x in losses.items() if x.moved])
     if hit:
         return hit, True
+    moved = _hexes_of(game, position, side, [p for p, x in losses.items() if x.moved])
+    if len(moved) == 1:
+        return moved, True
+    if moved:
+        return sorted(moved), False          # which of them retreated from a battle (if any) is not known
     out = []
     for h, stack in position.stacks().items():
         if any(_fights(game, c) and _side_of(game, c) not in (None, side) for c in stack) and \
