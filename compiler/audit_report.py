@@ -15,7 +15,6 @@ from typing import Callable, Iterable, Optional, Protocol, Sequence
 
 from PIL import Image, ImageDraw
 
-from validator.codes import CODES
 from validator.model import Game
 from validator.position import Position
 from validator.record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
@@ -33,7 +32,9 @@ BoardRenderer = Callable[[Game, str], Image.Image]
 
 
 class ReportFinding(Protocol):
+    """A referee finding or a combat judgement: what the page shows of it."""
     code: Optional[str]
+    severity: str
     rule: Optional[str]
     message: str
     hexes: tuple[str, ...]
@@ -125,11 +126,6 @@ def _event_text(e) -> str:
     return type(e).__name__
 
 
-def _severity(code: Optional[str]) -> str:
-    c = CODES.get(code or "")
-    return c.severity if c else "info"
-
-
 def _findings_html(findings: Sequence[ReportFinding], pictures: dict[int, str]) -> str:
     if not findings:
         return "<p>No findings.</p>"
@@ -137,7 +133,7 @@ def _findings_html(findings: Sequence[ReportFinding], pictures: dict[int, str]) 
     for i, f in enumerate(findings):
         pic = f'<br><img src="{_e(pictures[i])}" alt="map around {_e(", ".join(f.hexes))}">' if i in pictures else ""
         rows.append(
-            f'<tr class="{_e(_severity(f.code))}" id="finding-{i}"><td>{_e(f.code or "")}</td>'
+            f'<tr class="{_e(f.severity)}" id="finding-{i}"><td>{_e(f.code or "")}</td>'
             f'<td>{_e(f.rule or "")}</td><td>{_e(f.step if f.step is not None else "")}</td>'
             f'<td>{_e(", ".join(f.hexes))}</td><td>{_e(", ".join(f.units))}</td>'
             f'<td>{_e(f.message)}{pic}</td></tr>')
@@ -218,7 +214,7 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
     positions = positions_by_step(record)
     pictures: dict[int, str] = {}
     for i, f in enumerate(findings):
-        if _severity(f.code) != "error" or not f.hexes:
+        if f.severity != "error" or not f.hexes:
             continue
         img = map_picture(game, f.hexes, positions.get(f.step) if f.step is not None else record.start, board)
         if img is None:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
 
-from ..codes import declare
+from ..codes import CODES, declare
 from ..model import Game, SideEffect, TableStrengths, TerrainType, Unit
 from ..position import Counter, Position
 from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
@@ -72,6 +72,11 @@ class Judgement:
     reason: Optional[str] = None
     candidates: tuple[Candidate, ...] = ()
     step: Optional[int] = None
+
+    @property
+    def severity(self) -> str:
+        """The declared severity of the verdict's code (a legal verdict has none: info)."""
+        return CODES[self.code].severity if self.code else "info"
 
 
 # -- what the record shows after the roll --
