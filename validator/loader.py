@@ -292,7 +292,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
                      for n in s["nationalities"])
         sides.append(Side(s["id"], s["name"], nats, _loc(s)))
     turns = tuple(Turn(str(t["id"]), i, t.get("date"), t.get("time"), _loc(t)) for i, t in enumerate(g["turns"]))
-    phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p)) for p in g.get("sequence_of_play") or ())
+    phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p), p.get("kind"), _t(p.get("movement_classes")))
+                   for p in g.get("sequence_of_play") or ())
     dice = tuple(Dice(d["name"], d["count"], d["sides"]) for d in g.get("dice") or ())
     r = g.get("rules") or LocMap()
     st = r.get("stacking") or {}
@@ -340,7 +341,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             _t(e.get("movement_classes")),
             tuple(TerrainType(x["id"], x["name"], x.get("kind", "hex"), dict(x.get("movement") or {}),
                               None if x.get("combat") is None else str(x.get("combat")),
-                              dict(x.get("other") or {}), _loc(x)) for x in e["terrain"]),
+                              dict(x.get("other") or {}), _loc(x), _t(x.get("cancels"))) for x in e["terrain"]),
             dict(e.get("notes") or {}), bool(e.get("complete", True)), _t(e.get("missing")), _loc(e))
 
     tables = []

@@ -59,6 +59,12 @@ class Phase:
     name: str
     side: Optional[str]
     loc: Loc = NOWHERE
+    kind: Optional[str] = None                # movement | combat | reinforcement | supply | administrative
+    movement_classes: tuple[str, ...] = ()    # classes that may move in this phase; () = every class
+
+    def moves(self, movement_class: Optional[str]) -> bool:
+        """Whether a unit of this movement class may move in this phase."""
+        return self.kind == "movement" and (not self.movement_classes or movement_class in self.movement_classes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +207,7 @@ class TerrainType:
     combat: Optional[str]
     other: dict
     loc: Loc = NOWHERE
+    cancels: tuple[str, ...] = ()             # terrain ids this feature removes where both are present (bridge: river)
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,8 @@ _DEFS = {
     ),
 }
 
+PHASE_KINDS = ("movement", "combat", "reinforcement", "supply", "administrative")
+
 _gap = _obj(["id", "what"], id=_s, what=_s, severity={"enum": ["info", "warning"]})
 
 GAME = _obj(
@@ -118,7 +120,10 @@ GAME = _obj(
             text_colour={"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"})})},
     turns={"type": "array", "minItems": 1, "items": _obj(
         ["id"], id={"$ref": "#/$defs/turn"}, date=_sn, time={"enum": ["AM", "PM", None]}, label=_sn)},
-    sequence_of_play={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, side=_sn)},
+    sequence_of_play={"type": "array", "items": _obj(
+        ["id", "name"], id=_s, name=_s, side=_sn,
+        # what the phase is for, and which movement classes may move in it (omitted: every class)
+        kind={"enum": list(PHASE_KINDS) + [None]}, movement_classes=_strs)},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
@@ -182,7 +187,8 @@ TEC = _obj(
     terrain={"type": "array", "items": _obj(
         ["id", "name"], id=_s, name=_s, kind={"enum": ["hex", "hexside", "path", "other"]},
         movement={"type": "object", "additionalProperties": _cell},
-        combat=_cell, other={"type": "object", "additionalProperties": _cell})},
+        combat=_cell, other={"type": "object", "additionalProperties": _cell},
+        cancels=_strs)},   # terrain ids whose effects this feature removes where both are present (a bridge: river)
     notes={"type": "object", "additionalProperties": _s},
     complete={"type": "boolean"},
     missing=_strs,
