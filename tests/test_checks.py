@@ -109,6 +109,8 @@ case("HF502", S1)(lambda d: d.update(first_turn="5", last_turn="1"))
 case("HF503", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"][1].update(turn="2"))
 case("HF504", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"].reverse())
 case("HF505", S1)(lambda d: d.update(last_turn="3"))
+case("HF509", "game.yaml")(lambda d: d["sequence_of_play"].append(
+    {"id": "x", "name": "Hover Phase", "kind": "movement", "movement_classes": ["hover"]}))
 # -- tables ------------------------------------------------------------------------------------
 case("HF601", "tables.yaml")(lambda d: _crt(d)["rows"].pop())
 case("HF602", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].pop())
@@ -121,6 +123,8 @@ case("HF607", "tec.yaml")(lambda d: d.update(complete=False, missing=["Swamp"]))
 case("HF608", "terrain.yaml")(lambda d: d["hexes"].update({"0606": ["swamp"]}))
 case("HF609", "places.yaml")(lambda d: d["victory"][0].update(value=None))
 case("HF610", "game.yaml")(lambda d: d["rules"]["combat"].update(table="crt2"))
+case("HF619", "tec.yaml")(lambda d: d["terrain"].append(
+    {"id": "ford", "name": "Ford", "kind": "hexside", "cancels": ["stream"]}))
 # -- errata and gaps ---------------------------------------------------------------------------
 case("HF701", "errata/mini-errata.yaml")(lambda d: d["items"].append(
     {"id": "2", "wording": "no-op", "patches": [{"op": "set", "file": S1, "path": ["first_turn"], "from": "1", "to": "1"}]}))
