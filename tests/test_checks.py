@@ -109,8 +109,7 @@ case("HF502", S1)(lambda d: d.update(first_turn="5", last_turn="1"))
 case("HF503", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"][1].update(turn="2"))
 case("HF504", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"].reverse())
 case("HF505", S1)(lambda d: d.update(last_turn="3"))
-case("HF509", "game.yaml")(lambda d: d["sequence_of_play"].append(
-    {"id": "x", "name": "Hover Phase", "kind": "movement", "movement_classes": ["hover"]}))
+case("HF509", "game.yaml")(lambda d: d["sequence_of_play"].append({"id": "x", "name": "Hover Phase", "moves": ["hover"]}))
 # -- tables ------------------------------------------------------------------------------------
 case("HF601", "tables.yaml")(lambda d: _crt(d)["rows"].pop())
 case("HF602", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].pop())

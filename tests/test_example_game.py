@@ -108,7 +108,7 @@ def test_tec_gives_both_classes_a_cost_for_every_terrain(game):
             cell = t.movement[mc]
             assert cell == "P" or COST.fullmatch(cell), (t.id, mc, cell)
             if t.kind == "hexside" and cell != "P":
-                assert cell.startswith("+") or t.cancels, (t.id, cell)   # a hexside adds to the hex cost
+                assert cell.startswith("+"), (t.id, cell)   # a hexside adds to the cost of the hex entered
     prohibited = {(t.id, mc) for t in tec.terrain for mc in CLASSES if t.movement[mc] == "P"}
     assert prohibited == {("marsh", "mechanized"), ("water", "leg"), ("water", "mechanized"), ("river", "mechanized")}
     assert game.terrain_type("bridge").cancels == ("river", "stream")
@@ -144,14 +144,11 @@ def test_every_counter_has_a_full_and_a_reduced_side(game):
 
 
 def test_sequence_of_play_has_a_mechanized_only_exploitation_phase(game):
-    assert [(p.side, p.kind) for p in game.phases] == [
-        ("red", "movement"), ("red", "combat"), ("red", "movement"),
-        ("blue", "movement"), ("blue", "combat"), ("blue", "movement")]
-    exploit = [p for p in game.phases if p.movement_classes]
-    assert [p.id for p in exploit] == ["red-exploitation", "blue-exploitation"]
-    assert all(p.moves("mechanized") and not p.moves("leg") for p in exploit)
-    assert all(p.moves("leg") and p.moves("mechanized") for p in game.phases if p.id.endswith("-movement"))
-    assert not any(p.moves("mechanized") for p in game.phases if p.kind == "combat")
+    assert [(p.side, p.moves, p.combat) for p in game.phases] == [
+        ("red", ("all",), False), ("red", None, True), ("red", ("mechanized",), False),
+        ("blue", ("all",), False), ("blue", None, True), ("blue", ("mechanized",), False)]
+    assert [p.id for p in game.phases if p.moves == ("mechanized",)] == ["red-exploitation", "blue-exploitation"]
+    assert [p.rule for p in game.phases] == ["3.2", "3.2", "9.1", "3.2", "3.2", "9.1"]
     r = game.rules
     assert (r.stacking_limit, r.stacking_counts, r.zoc_model, r.combat_method, r.combat_table) == (
         2, "units", "standard", "odds", "crt")

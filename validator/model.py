@@ -59,12 +59,9 @@ class Phase:
     name: str
     side: Optional[str]
     loc: Loc = NOWHERE
-    kind: Optional[str] = None                # movement | combat | reinforcement | supply | administrative
-    movement_classes: tuple[str, ...] = ()    # classes that may move in this phase; () = every class
-
-    def moves(self, movement_class: Optional[str]) -> bool:
-        """Whether a unit of this movement class may move in this phase."""
-        return self.kind == "movement" and (not self.movement_classes or movement_class in self.movement_classes)
+    rule: Optional[str] = None
+    moves: Optional[tuple[str, ...]] = None   # movement classes that may move ("all"); None = no movement
+    combat: bool = False                      # combat happens in this phase (retreats, advances, overruns)
 
 
 @dataclass(frozen=True, slots=True)

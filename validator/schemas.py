@@ -100,8 +100,6 @@ _DEFS = {
     ),
 }
 
-PHASE_KINDS = ("movement", "combat", "reinforcement", "supply", "administrative")
-
 _gap = _obj(["id", "what"], id=_s, what=_s, severity={"enum": ["info", "warning"]})
 
 GAME = _obj(
@@ -122,8 +120,7 @@ GAME = _obj(
         ["id"], id={"$ref": "#/$defs/turn"}, date=_sn, time={"enum": ["AM", "PM", None]}, label=_sn)},
     sequence_of_play={"type": "array", "items": _obj(
         ["id", "name"], id=_s, name=_s, side=_sn,
-        # what the phase is for, and which movement classes may move in it (omitted: every class)
-        kind={"enum": list(PHASE_KINDS) + [None]}, movement_classes=_strs)},
+        moves={"oneOf": [{"const": "all"}, _strs]}, combat={"type": "boolean"})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
