@@ -13,6 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from PIL import Image  # noqa: E402
+
 from compiler.charts.build import build_charts  # noqa: E402
 from compiler.render.boards import render_board  # noqa: E402
 from compiler.render.counters import counter_image  # noqa: E402
@@ -52,9 +54,24 @@ def board_with_setup(game_id: str, scenario_id: str, board_id: str, name: str) -
     crop.save(OUT / name, optimize=True)
 
 
+def joined_boards(game_id: str, name: str) -> None:
+    """Every board of a game, side by side as their origins join them (columns joins only)."""
+    game, _ = load_game(ROOT / "source" / game_id)
+    boards = sorted(game.grid.boards, key=lambda b: b.origin)
+    images = [render_board(game, b.id).convert("RGB") for b in boards]
+    img = Image.new("RGB", (sum(i.width for i in images), max(i.height for i in images)), "white")
+    x = 0
+    for i in images:
+        img.paste(i, (x, 0))
+        x += i.width
+    img.thumbnail((1400, 1000))
+    img.quantize(colors=128).save(OUT / name, optimize=True)   # flat map colours: a palette keeps it small
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     board_with_setup("ardennes2", "7.3", "B", "ardennes2-7.3-board.png")
+    joined_boards("meuse", "meuse-map.png")
     with tempfile.TemporaryDirectory() as tmp:
         for gid, src, dst in (("ardennes2", "counter-sheet-1.png", "ardennes2-counter-sheet.png"),
                               ("bulge", "crt.png", "bulge-crt.png")):

@@ -279,7 +279,7 @@ def test_previews_are_pngs(sample_out):
             assert im.format == "PNG" and im.width > 500
 
 
-@pytest.mark.parametrize("name", ["bulge", "aachen", "ardennes2"])
+@pytest.mark.parametrize("name", ["bulge", "aachen", "ardennes2", "meuse"])
 def test_charts_of_the_real_trees(name, tmp_path):
     root = ROOT / "source" / name
     if not (root / "game.yaml").is_file():

@@ -109,6 +109,7 @@ case("HF502", S1)(lambda d: d.update(first_turn="5", last_turn="1"))
 case("HF503", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"][1].update(turn="2"))
 case("HF504", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"].reverse())
 case("HF505", S1)(lambda d: d.update(last_turn="3"))
+case("HF509", "game.yaml")(lambda d: d["sequence_of_play"].append({"id": "x", "name": "Hover Phase", "moves": ["hover"]}))
 # -- tables ------------------------------------------------------------------------------------
 case("HF601", "tables.yaml")(lambda d: _crt(d)["rows"].pop())
 case("HF612", "tables.yaml")(lambda d: _crt(d).update(dice="1d10"))
@@ -123,6 +124,8 @@ case("HF613", "tec.yaml")(lambda d: d["notes"].pop("P"))
 case("HF608", "terrain.yaml")(lambda d: d["hexes"].update({"0606": ["swamp"]}))
 case("HF609", "places.yaml")(lambda d: d["victory"][0].update(value=None))
 case("HF610", "game.yaml")(lambda d: d["rules"]["combat"].update(table="crt2"))
+case("HF619", "tec.yaml")(lambda d: d["terrain"].append(
+    {"id": "ford", "name": "Ford", "kind": "hexside", "cancels": ["stream"]}))
 # -- errata and gaps ---------------------------------------------------------------------------
 case("HF701", "errata/mini-errata.yaml")(lambda d: d["items"].append(
     {"id": "2", "wording": "no-op", "patches": [{"op": "set", "file": S1, "path": ["first_turn"], "from": "1", "to": "1"}]}))

@@ -161,7 +161,7 @@ def test_bad_face_is_rejected():
         C.counter_image(g, g.units[0], "side", SIZE)
 
 
-@pytest.mark.parametrize("name", ["bulge", "aachen", "ardennes2"])
+@pytest.mark.parametrize("name", ["bulge", "aachen", "ardennes2", "meuse"])
 def test_every_counter_of_the_real_trees_renders(name):
     root = ROOT / "source" / name
     if not (root / "game.yaml").is_file():

@@ -7,7 +7,7 @@ from compiler.cli import check_tree
 from conftest import SOURCE, copy_game
 from validator.loader import load_game
 
-GAMES = ["aachen", "bulge", "ardennes2"]
+GAMES = ["aachen", "bulge", "ardennes2", "meuse"]
 
 
 def _game(name, as_printed=False):

@@ -60,6 +60,9 @@ class Phase:
     name: str
     side: Optional[str]
     loc: Loc = NOWHERE
+    rule: Optional[str] = None
+    moves: Optional[tuple[str, ...]] = None   # movement classes that may move ("all"); None = no movement
+    combat: bool = False                      # combat happens in this phase (retreats, advances, overruns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +280,7 @@ class TerrainType:
     loc: Loc = NOWHERE
     costs: dict = field(default_factory=dict)  # movement class -> Cost (the `movement` cells, read)
     rule: Optional[str] = None
+    cancels: tuple[str, ...] = ()             # terrain ids this feature removes where both are present (bridge: river)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,9 @@
 """Scenario set-up cards: a small hex plot of the play area with the set-up hexes marked, and the
 set-up list (location, unit, state) as printed, plus the scenario's own reinforcements and victory.
 
-The plot is vector: every hex of the scenario's boards as an outline (the play area darker), each
-set-up group numbered in its hex(es); the numbers match the `#` column of the list. Locations that
+The plot is vector: every hex of the scenario's boards as an outline (the play area darker, filled in
+the colour of its terrain where the source gives it, with roads, rivers and other hexside features),
+each set-up group numbered in its hex(es); the numbers match the `#` column of the list. Locations that
 name several hexes (`any_of`, `range`, `within`, `area`) are drawn lighter with a thick outline.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 from validator.hexgrid import SQRT3, Hex, hexes_in_boxes
 from validator.locations import location_hexes
 
+from ..render.boards import feature_colour, terrain_colour
 from ..render.counters import _rgb, unit_colours
 from .aids import (
     MARGIN, esc, formation_name, grid_style, incomplete_banner, location_text, lookup_unit, ooa_table,
@@ -27,6 +29,7 @@ from .pdf import FONT, FONT_BOLD, paper_size
 MAP_FRACTION = 0.42     # of the frame height
 MAP_FRACTION_BIG = 0.72  # when the hexes would be smaller than MIN_HEX_R points
 MIN_HEX_R = 3.5
+UNKNOWN_PLOT_FILL = (247, 245, 230)   # a hex whose terrain is not printed: plain paper, never a guessed colour
 
 
 def scenario_hexes(game, scenario) -> tuple[list[str], set[str]]:
@@ -85,6 +88,41 @@ class HexMap(Flowable):
             p.close()
         return p
 
+    def _by_terrain_colour(self, hexes: list[str]) -> list[tuple[tuple[int, int, int], list[str]]]:
+        """Hexes grouped by the board artwork's colour of their (first) terrain; unknown terrain stays pale."""
+        groups: dict = {}
+        for h in hexes:
+            terr = self.game.hex_terrain(h)
+            rgb = terrain_colour(terr[0]) if terr else UNKNOWN_PLOT_FILL
+            groups.setdefault(rgb, []).append(h)
+        return sorted(groups.items())
+
+    def _draw_paths(self, c, R):
+        """Roads, tracks ...: centre to centre, in the board artwork's colours."""
+        c.setLineWidth(max(0.4, R * 0.18))
+        for p in self.game.terrain.paths:
+            c.setStrokeColor(colors.Color(*[v / 255 for v in feature_colour(p.feature)]))
+            for a, b in zip(p.hexes, p.hexes[1:]):
+                if a in self.pos and b in self.pos and self.game.grid.adjacent(a, b) and self._both_in_play(a, b):
+                    c.line(*self._xy(a), *self._xy(b))
+
+    def _draw_hexsides(self, c, R):
+        """Rivers, bridges ...: the edge two adjacent hexes share."""
+        c.setLineWidth(max(0.6, R * 0.28))
+        for side in self.game.terrain.hexsides:
+            a, b = side.between
+            if a not in self.pos or b not in self.pos or not self._both_in_play(a, b):
+                continue
+            (ax, ay), (bx, by) = self._xy(a), self._xy(b)
+            mx, my, vx, vy = (ax + bx) / 2, (ay + by) / 2, bx - ax, by - ay
+            n = math.hypot(vx, vy) or 1.0
+            px, py = -vy / n * R / 2, vx / n * R / 2
+            c.setStrokeColor(colors.Color(*[v / 255 for v in feature_colour(side.feature)]))
+            c.line(mx - px, my - py, mx + px, my + py)
+
+    def _both_in_play(self, a: str, b: str) -> bool:
+        return a in self.play and b in self.play
+
     def draw(self):
         c = self.canv
         g = self.game.grid
@@ -97,8 +135,11 @@ class HexMap(Flowable):
             c.drawPath(self._path(c, outside, R), stroke=1, fill=0)
         if inside:
             c.setStrokeColor(colors.Color(0.35, 0.35, 0.35))
-            c.setFillColor(colors.Color(0.97, 0.96, 0.9))
-            c.drawPath(self._path(c, inside, R), stroke=1, fill=1)
+            for rgb, hexes in self._by_terrain_colour(inside):
+                c.setFillColor(colors.Color(*[v / 255 for v in rgb]))
+                c.drawPath(self._path(c, hexes, R), stroke=1, fill=1)
+            self._draw_paths(c, R)
+            self._draw_hexsides(c, R)
         # board names, large and faint, at each board's centre
         boards = set(self.scenario.boards) or {b.id for b in g.boards}
         for b in g.boards:

@@ -207,3 +207,16 @@ def combat_table_unknown(ctx):
     t = g.rules.combat_table
     if t and t not in {x.id for x in g.tables}:
         yield Finding(g.rules.loc, f"the combat table {t!r} is not in tables.yaml")
+
+
+@check("HF619", "tec-cancels-unknown", "error",
+       "`cancels` names the TEC terrain ids a feature removes (a bridge: river); fix the id or add the row")
+def tec_cancels_unknown(ctx):
+    tec = ctx.game.tec
+    if tec is None:
+        return
+    known = {t.id for t in tec.terrain}
+    for t in tec.terrain:
+        for tid in t.cancels:
+            if tid not in known:
+                yield Finding(t.loc, f"TEC row {t.id}: cancels {tid!r}, which is not in the TEC")

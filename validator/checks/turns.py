@@ -87,3 +87,15 @@ def arrival_outside_game(ctx):
                 if t and t.index < first.index and b.arrivals:
                     yield Finding(b.loc, f"scenario {sc.id}: {o.side} reinforcements of turn {t.id} would arrive "
                                          f"before the scenario's first turn {first.id}")
+
+
+@check("HF509", "phase-class-unknown", "error",
+       "a phase's `moves` is `all` or a list of classes from game.yaml rules.movement_classes")
+def phase_class_unknown(ctx):
+    g = ctx.game
+    known = set(g.rules.movement_classes) | set(g.tec.movement_classes if g.tec else ())
+    for ph in g.phases:
+        for mc in ph.moves or ():
+            if mc != "all" and mc not in known:
+                yield Finding(ph.loc, f"phase {ph.id}: movement class {mc!r} is not one of the game's "
+                                      f"({', '.join(sorted(known)) or 'none declared'})")
