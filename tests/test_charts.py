@@ -52,11 +52,62 @@ def image_draws(page) -> list[tuple[float, float, float, float]]:
 
 
 def cut_rects(page) -> list[tuple[float, float, float, float]]:
-    return [tuple(float(v) for v in operands) for operands, op in page.get_contents().operations if op == b"re"]
+    """Rectangles stroked on a page (a rectangle followed by W is a clipping path, not a line)."""
+    ops = page.get_contents().operations
+    return [tuple(float(v) for v in operands) for (operands, op), (_, nxt) in zip(ops, ops[1:] + [([], b"")])
+            if op == b"re" and nxt not in (b"W", b"W*")]
 
 
-def tags(page) -> list[tuple[str, str, str, int]]:
-    return [(m.group(1), m.group(2), m.group(3), int(m.group(4))) for m in TAG.finditer(page.extract_text() or "")]
+def pdfium_texts(pdf: Path) -> list[str]:
+    """The selectable text of every page, as PDFium (the renderer a reader's viewer uses) extracts it."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        out = []
+        for page in doc:
+            tp = page.get_textpage()
+            out.append(tp.get_text_range())
+            tp.close()
+            page.close()
+        return out
+    finally:
+        doc.close()
+
+
+def render(pdf: Path, index: int, dpi: float = 144):
+    """One page rasterised by PDFium, as an RGB image, and its pixels per point."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        page = doc[index]
+        img = page.render(scale=dpi / PT).to_pil().convert("RGB")
+        page.close()
+        return img, dpi / PT
+    finally:
+        doc.close()
+
+
+def tags_at(pdf: Path, index: int, rects: list) -> list[tuple[str, str, str, int]]:
+    """The tag read from the text layer inside each counter's square (by position, as a reader selects)."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        page = doc[index]
+        tp = page.get_textpage()
+        out = []
+        for x, y, w, h in rects:
+            found = tags(tp.get_text_bounded(x, y, x + w, y + h))
+            assert len(found) == 1, (index, x, y, found)
+            out.append(found[0])
+        tp.close()
+        page.close()
+        return out
+    finally:
+        doc.close()
+
+
+def tags(text: str) -> list[tuple[str, str, str, int]]:
+    return [(m.group(1), m.group(2), m.group(3), int(m.group(4))) for m in TAG.finditer(text or "")]
 
 
 def expected_pieces(game) -> Counter:
@@ -72,33 +123,67 @@ def expected_pieces(game) -> Counter:
     return want
 
 
+def _is_paper(px) -> bool:
+    return min(px) > 245
+
+
+def check_rendered_sheet(pdf: Path, index: int, cells: list, page_h: float, size: float, bleed: float) -> None:
+    """On the rendered page: no paper shows inside a counter or in the bleed past the grid's outer cut
+    lines, and a crop mark continues each outer cut line beyond the bleed."""
+    img, k = render(pdf, index)
+    px = lambda x, y: img.getpixel((int(round(x * k)), int(round((page_h - y) * k))))  # noqa: E731
+    occupied = {(round(x, 2), round(y, 2)) for x, y in cells}
+    for x, y in cells:
+        assert not _is_paper(px(x + size / 2, y + size * 0.03)), (index, x, y)
+        if (round(x - size, 2), round(y, 2)) not in occupied:      # outer left edge: bleed
+            assert not _is_paper(px(x - bleed / 2, y + size / 2)), (index, x, y)
+    xs = sorted({round(x, 2) for x, _ in cells})
+    top = max(y for _, y in cells) + size
+    bottom = min(y for _, y in cells)
+    off = bleed + sheets.MARK_GAP + sheets.MARK_LEN / 2
+    for x in xs + [xs[-1] + size]:
+        for y in (top + off, bottom - off):
+            # a mark is 0.3 pt wide: look at the pixel column and its neighbours
+            assert any(not _is_paper(img.getpixel((int(round(x * k)) + d, int(round((page_h - y) * k)))))
+                       for d in (-1, 0, 1)), (index, "crop mark", x, y)
+    # nothing but paper between two marks: the marks are marks, not a frame
+    gap_x = (xs[0] + xs[1]) / 2 if len(xs) > 1 else xs[0] + size / 2
+    assert _is_paper(px(gap_x, top + off))
+
+
 def check_sheets(game, pdf: Path, paper: str) -> None:
-    """Page size, pitch, cut size, resolution, mirroring, and every counter once per side."""
+    """Page size, abutting grid, cut size, resolution, mirroring, bleed and crop marks on the rendered
+    page, dense rows, and every counter once per face in the text layer."""
     r = PdfReader(str(pdf))
+    texts = pdfium_texts(pdf)
     pw, ph = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}[paper]
     size = float(game.counter_size_in) * PT
-    pitch = size + 2 * sheets.BLEED_IN * PT
+    bleed = sheets.BLEED_IN * PT
+    geo = sheets.geometry(game, paper)
     assert len(r.pages) % 2 == 0
+    assert r.metadata.title and r.metadata.subject
     fronts, backs = Counter(), Counter()
+    units = {u.id: u for u in game.units}
+    run_of = lambda t: units[t[1]].side if t[0] == "unit" else "markers"  # noqa: E731
     for i in range(0, len(r.pages), 2):
         front, back = r.pages[i], r.pages[i + 1]
         for p in (front, back):
             assert abs(float(p.mediabox.width) - pw) < 0.01 and abs(float(p.mediabox.height) - ph) < 0.01
         fi, bi = image_draws(front), image_draws(back)
-        ft, bt = tags(front), tags(back)
-        assert len(fi) == len(bi) == len(ft) == len(bt) > 0
-        # cut rectangles: exactly the counter size, one per counter
+        # cut rectangles: exactly the counter size, one per counter, abutting (pitch = size)
         rects = cut_rects(front)
         assert len(rects) == len(fi)
+        ft = tags_at(pdf, i, rects)
+        bt = tags_at(pdf, i + 1, [(pw - x - w, y, w, h) for x, y, w, h in rects])   # the same square, mirrored
+        assert len(fi) == len(bi) == len(ft) == len(bt) > 0
+        assert sorted(ft) == sorted(tags(texts[i])) and sorted(bt) == sorted(tags(texts[i + 1]))
         assert all(abs(w - size) < 0.01 and abs(h - size) < 0.01 for _, _, w, h in rects)
-        # pitch: neighbouring columns and rows are one pitch apart
-        xs = sorted({round(x, 3) for x, _, _, _ in fi})
-        ys = sorted({round(y, 3) for _, y, _, _ in fi})
+        xs = sorted({round(x, 3) for x, _, _, _ in rects})
+        ys = sorted({round(y, 3) for _, y, _, _ in rects})
         for seq in (xs, ys):
             for a, b in zip(seq, seq[1:]):
-                assert abs((b - a) / pitch - round((b - a) / pitch)) < 1e-3
-        if len(xs) > 1:
-            assert abs(min(b - a for a, b in zip(xs, xs[1:])) - pitch) < 0.01
+                assert abs(b - a - size) < 0.01
+        assert len(xs) <= geo.cols
         # the artwork covers the cut rectangle plus bleed on every side, at >= 300 dpi
         for (x, y, w, h), (rx, ry, rw, rh) in zip(fi, rects):
             assert w == h and w > size
@@ -109,13 +194,21 @@ def check_sheets(game, pdf: Path, paper: str) -> None:
                 dpi = xo["/Width"] / (max(w for _, _, w, _ in fi) / PT)
                 assert dpi >= 300
         # backs are mirrored about the page's vertical centre, on the same rows
-        for (x, y, w, _), (xb, yb, wb, _), t1, t2 in zip(fi, bi, ft, bt):
+        for (x, y, w, _), (xb, yb, wb, _) in zip(fi, bi):
             assert abs(x + xb + w - pw) < 0.01 and abs(y - yb) < 0.01 and w == wb
+        for t1, t2 in zip(ft, bt):
             assert (t1[0], t1[1], t1[3]) == (t2[0], t2[1], t2[3]) and t1[2] == "front" and t2[2] == "back"
-        # one side (or the markers) per sheet
-        units = {u.id: u for u in game.units}
-        sides = {units[t[1]].side if t[0] == "unit" else "markers" for t in ft}
-        assert len(sides) == 1
+        # dense rows: a row is short only where the next row starts another side (or the markers)
+        rows: dict = {}
+        for (rx, ry, _, _), t in zip(rects, ft):
+            rows.setdefault(round(ry, 2), []).append(t)
+        ordered = [rows[y] for y in sorted(rows, reverse=True)]
+        for row, nxt in zip(ordered, ordered[1:]):
+            assert len(row) == geo.cols or run_of(row[-1]) != run_of(nxt[0]), (i, len(row))
+        # the mix under the grid counts the counters drawn
+        assert f"Counter mix of sheet {i // 2 + 1} ({len(ft)} counters)" in texts[i]
+        for face_index, rr in ((i, rects), (i + 1, cut_rects(back))):
+            check_rendered_sheet(pdf, face_index, [(x, y) for x, y, _, _ in rr], ph, size, bleed)
         for kind, uid, face, k in ft:
             fronts[(kind, uid, k)] += 1
         for kind, uid, face, k in bt:
@@ -149,20 +242,20 @@ def test_counter_sheets_measure_right_letter(tmp_path, size_in):
 
 def test_generic_counters_repeat_and_mix_is_listed(sample_out):
     g, out, _ = sample_out
-    r = PdfReader(str(out / "counter-sheets.pdf"))
-    all_tags = [t for p in r.pages for t in tags(p)]
+    all_tags = [t for p in pdfium_texts(out / "counter-sheets.pdf") for t in tags(p)]
     assert sorted(k for kind, uid, face, k in all_tags if uid == "de-inf-generic" and face == "front") == [1, 2, 3]
     text = text_of(out / "counter-sheets.pdf")
     assert "Counter mix of sheet 1" in text
     assert "1-1-7 infantry \u00d73" in text
     assert "Barrage Full (count not printed; 1 copy)" in text
     assert "DG \u00d710" in text
+    assert "2 Inf Div \u00d742" in text                            # a formation: its counters counted
 
 
 def test_sheet_order_is_side_then_formation(sample_out):
     g, out, _ = sample_out
-    r = PdfReader(str(out / "counter-sheets.pdf"))
-    order = [uid for p in r.pages[0::2] for kind, uid, face, k in tags(p) if kind == "unit" and k == 1]
+    order = [uid for p in pdfium_texts(out / "counter-sheets.pdf")[0::2] for kind, uid, face, k in tags(p)
+             if kind == "unit" and k == 1]
     units = {u.id: u for u in g.units}
     sides = [units[u].side for u in order]
     assert sides == sorted(sides, key=["allied", "axis"].index)

@@ -54,3 +54,13 @@ def metadata(game, what: str) -> dict:
         "subject": f"{game.title}: {what}",
         "creator": "hexforge charts",
     }
+
+
+def apply_metadata(c, game, what: str) -> None:
+    """Title, subject, author and creator on a reportlab canvas (the platypus documents take them as
+    arguments)."""
+    md = metadata(game, what)
+    c.setTitle(md["title"])
+    c.setAuthor(md["author"])
+    c.setSubject(md["subject"])
+    c.setCreator(md["creator"])
