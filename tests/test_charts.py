@@ -218,6 +218,31 @@ def check_sheets(game, pdf: Path, paper: str) -> None:
     assert backs == want
 
 
+def check_pdf_basics(pdf: Path) -> None:
+    """Title and subject in the metadata, selectable text, and every font embedded."""
+    r = PdfReader(str(pdf))
+    assert r.metadata.title and r.metadata.subject, pdf.name
+    assert any(t.strip() for t in pdfium_texts(pdf)), pdf.name
+    for page in r.pages:
+        fonts = (page.get("/Resources") or {}).get("/Font") or {}
+        for name, ref in fonts.items():
+            f = ref.get_object()
+            desc = f.get("/FontDescriptor")
+            if desc is None and "/DescendantFonts" in f:
+                desc = f["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            desc = desc.get_object() if desc is not None else {}
+            assert any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")), (pdf.name, name, f.get("/BaseFont"))
+
+
+def test_every_pdf_has_metadata_text_and_embedded_fonts(sample_out):
+    g, out, paths = sample_out
+    pdfs = [p for p in paths if p.suffix == ".pdf"]
+    assert len(pdfs) == 7
+    for p in pdfs:
+        check_pdf_basics(p)
+    assert "counter sheets" in PdfReader(str(out / "counter-sheets.pdf")).metadata.subject
+
+
 def test_expected_files(sample_out):
     g, out, paths = sample_out
     names = {p.name for p in paths}
@@ -348,9 +373,29 @@ def test_turn_track_and_orders_of_arrival(sample_out):
     assert "Allied: 2, German: 3" in text                     # 17 AM: UK + TD, three generic
     ooa = text_of(out / "orders-of-arrival.pdf")
     assert "Roll one die: arrives on 5-6" in ooa
-    assert "Area A (A)" in ooa and "0101 or 0110" in ooa and "3 \u00d7 1-1-7 infantry" in ooa
+    assert "0101 or 0110" in ooa and "3\u00d7 1-1-7 infantry" in ooa
     assert "removed" in ooa
-    assert "Area A (A) or Area B (B)" in ooa                   # one of several areas
+    assert "Area A or Area B" in ooa                           # one of several areas
+    assert "Area A (A)" not in ooa                             # the area's name shows its id already
+    # by turn, then side, then entry, as the printed card reads
+    i16, i17 = ooa.index("16 PM"), ooa.index("17 AM")
+    assert i16 < i17 < ooa.index("Allied", i17) < ooa.index("German", i17)
+    assert ooa.index("0101 or 0110", i17) < ooa.index("Area A or Area B", i17) < ooa.index("1205", i17)
+
+
+def test_orders_of_arrival_group_identical_units(tmp_path):
+    from compiler.charts.aids import build_ooa
+    from validator.model import OrderOfArrival, TurnBlock, Arrival, Location
+    from test_charts_sample import P
+    g = sample_game(many_units=4)
+    arrival = Arrival(Location(area="B"), "us-2id", tuple(P(f"us-extra-{i}") for i in range(3)) + (P("us-td"),),
+                      None)
+    g = dataclasses.replace(g, orders_of_arrival=(OrderOfArrival("allied", "OOA", (
+        TurnBlock("16 PM", "16 PM", (arrival,), ()),), "orders-of-arrival"),))
+    text = text_of(build_ooa(g, tmp_path / "o.pdf", "a4"))
+    assert "3\u00d7 1-1-8 infantry (1/X, 2/X, 3/X)" in text
+    assert "1-1-8 infantry (1/X)" not in text and "4/X" not in text   # once, and only what arrives
+    assert "3-2-14 tank destroyer (612)" in text and "\u00d7 3-2-14" not in text
 
 
 def test_setup_cards(sample_out):
@@ -389,6 +434,16 @@ def test_charts_of_the_real_trees(name, tmp_path):
     tables_text = text_of(tmp_path / "tables.pdf")
     for t in game.tables:
         assert t.name in tables_text
+    crt = next((t for t in game.tables if t.kind == "combat"), None)
+    if crt is not None:  # the CRT, its last row, key and modifiers on one side of the paper
+        page1 = " ".join(pdfium_texts(tmp_path / "tables.pdf")[0].split())
+        assert crt.name in page1 and crt.rows[-1].roll in page1
+        for k in list(crt.key)[-1:]:
+            assert " ".join(k.meaning.split())[:30] in page1
+        for m in list(crt.drm)[-1:]:
+            assert " ".join(m.when.split())[:30] in page1
+    for pdf in sorted(tmp_path.glob("*.pdf")):
+        check_pdf_basics(pdf)
     if any(not t.complete for t in game.tables):
         assert "INCOMPLETE" in tables_text
     flat = " ".join(tables_text.split())

@@ -486,7 +486,8 @@ def build_counter_sheets(game, dest: Path, paper: str = "a4",
     sheets = paginate(game, geo)
     art = _Art(game, float(game.counter_size_in), BLEED_IN)
     with atomic_path(dest) as tmp:
-        c = rl_canvas.Canvas(str(tmp), pagesize=(geo.page_w, geo.page_h), invariant=1, pageCompression=1)
+        c = rl_canvas.Canvas(str(tmp), pagesize=(geo.page_w, geo.page_h), invariant=1, pageCompression=1,
+                             initialFontName=FONT)  # not Helvetica: every font in the file is embedded
         apply_metadata(c, game, "counter sheets")
         if not sheets:
             c.setFont(FONT_BOLD, 12)
