@@ -409,6 +409,52 @@ def test_setup_cards(sample_out):
     assert "NOT PRINTED" not in text
 
 
+def _occurrences(pdf: Path, index: int, word: str) -> list[tuple[float, float]]:
+    """(x, y) of each occurrence of `word` in a page's text layer (whole word, case-sensitive)."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        tp = doc[index].get_textpage()
+        found, search = [], tp.search(word, match_case=True, match_whole_word=True)
+        while (hit := search.get_next()) is not None:
+            l, b, r, t = tp.get_charbox(hit[0])
+            found.append((l, b))
+        search.close()
+        tp.close()
+        return found
+    finally:
+        doc.close()
+
+
+def _pixels_near(img, rgb, tol=12) -> int:
+    return sum(n for n, px in img.getcolors(1 << 20) if all(abs(a - b) <= tol for a, b in zip(px, rgb)))
+
+
+def test_setup_card_draws_counters_terrain_places_victory_and_holding_boxes(sample_out):
+    from compiler.render.boards import terrain_colour
+    g, out, _ = sample_out
+    pdf = out / "setup-7.1.pdf"
+    heading = _occurrences(pdf, 0, "Set-up")
+    assert heading
+    above_list = lambda hits: [p for p in hits if p[1] > heading[0][1]]  # noqa: E731  (the plot is above)
+    # units at one hex stand on the plot as counters: their IDs and factors, not only the list's names
+    assert len(above_list(_occurrences(pdf, 0, "A/9"))) == 1
+    assert len(above_list(_occurrences(pdf, 0, "27"))) == 1                 # de-12vg-inf in 0905
+    assert len(above_list(_occurrences(pdf, 0, "DIVARTY"))) == 1
+    assert not above_list(_occurrences(pdf, 0, "VDH"))                     # w/i 1 0807: several hexes, a number
+    assert len(above_list(_occurrences(pdf, 0, "Bastogne"))) == 1           # the place, named on the plot
+    img, _ = render(pdf, 0)
+    assert _pixels_near(img, terrain_colour("woods")) > 50                  # 0605's woods
+    assert _pixels_near(img, (217, 166, 0), tol=20) > 20                    # the victory hex's gold star
+    text = " ".join(" ".join(pdfium_texts(pdf)).split())
+    assert "Reinforcements: holding boxes" in text
+    for box in ("16 PM \u2014 German", "17 AM \u2014 Allied", "17 AM \u2014 German"):
+        assert box in text
+    assert "16 AM \u2014" not in text                                       # no box for a turn without arrivals
+    # the 7.2 card has no set-up and no orders of arrival: no boxes, no counters
+    assert "holding boxes" not in " ".join(pdfium_texts(out / "setup-7.2.pdf"))
+
+
 def test_previews_are_pngs(sample_out):
     from PIL import Image
     g, out, _ = sample_out
@@ -430,7 +476,16 @@ def test_charts_of_the_real_trees(name, tmp_path):
     assert EXPECTED <= names
     assert len([n for n in names if n.startswith("setup-")]) == len(game.scenarios)
     if game.units or game.markers:
-        check_sheets(game, tmp_path / "counter-sheets.pdf", "letter" if name == "aachen" else "a4")
+        paper = "letter" if name == "aachen" else "a4"
+        check_sheets(game, tmp_path / "counter-sheets.pdf", paper)
+        # close to the fewest sheets the mix can fill
+        geo = sheets.geometry(game, paper)
+        rows = int((geo.top - geo.bleed - sheets.MARK_GAP - sheets.MARK_LEN - geo.bottom_limit) // geo.pitch)
+        fewest = -(-sum(expected_pieces(game).values()) // (geo.cols * rows))
+        fronts = len(PdfReader(str(tmp_path / "counter-sheets.pdf")).pages) // 2
+        assert fewest <= fronts <= fewest + 1
+        if name == "ardennes2":
+            assert fronts == 3                     # 486 counters at 9/16" on A4 (14 pages before: 7 fronts)
     tables_text = text_of(tmp_path / "tables.pdf")
     for t in game.tables:
         assert t.name in tables_text

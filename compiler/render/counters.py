@@ -3,8 +3,11 @@
 Everything drawn comes from the model: nationality colours, a NATO-style unit-type symbol chosen
 from the free `unit.type` vocabulary, the size marker from `unit.size`, the identification, and the
 factors exactly as printed. Nothing is invented: a two-step unit whose reduced factors are not
-printed gets a back that says so, and a one-step unit's back is blank (or marked "1 step" unless
-the game declares blank backs).
+printed gets a back with its identity and a quiet "back not printed", and a one-step unit's back is
+blank (or marked "1 step" unless the game declares blank backs).
+
+Type is set on one scale per game (`type_scale`): every counter's identification, factors and size
+mark share one size, so a sheet never shows a tiny name beside a large one.
 
 Output is deterministic: the same game, unit, face and size always give the same pixels (fonts are
 the Bitstream Vera files that ship inside the reportlab wheel, so no system font is consulted).
@@ -21,7 +24,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 __all__ = [
     "counter_image", "marker_image", "unit_colours", "classify_type", "size_marker",
-    "one_step_back_is_blank", "FRONT", "BACK", "FACES",
+    "one_step_back_is_blank", "unit_identification", "type_scale", "FRONT", "BACK", "FACES",
 ]
 
 FRONT = "front"
@@ -136,7 +139,7 @@ def _formation_fits(game, font_px: int, width: int) -> bool:
     """Whether every unit's identification and formation fit on one line at font_px."""
     fb, fr = _font(font_px, True), _font(font_px, False)
     gap = fr.getlength(" ")
-    lines = [(_identification(u), _formation_name(game, u)) for u in game.units if u.formation]
+    lines = [(unit_identification(u), _formation_name(game, u)) for u in game.units if u.formation]
     return bool(lines) and all(fb.getlength(i) + gap + fr.getlength(f) <= width for i, f in lines if i)
 
 
@@ -151,7 +154,7 @@ def type_scale(game, W: int) -> TypeScale:
         dots, text = size_marker(u.size)
         if not dots:
             sizes.append(text)
-        idents.append(_identification(u))
+        idents.append(unit_identification(u))
         for f in (u.factors, u.reduced):
             if f is not None:
                 factors.append(f.printed)
@@ -476,7 +479,7 @@ def _hexagon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> No
 _ID_IN_NAME = re.compile(r"\(([^()]+)\)\s*$")
 
 
-def _identification(unit) -> str:
+def unit_identification(unit) -> str:
     """The ID printed on the counter: `label`, else the parenthesised ID ending the printed designation."""
     if unit.label:
         return unit.label
@@ -553,7 +556,7 @@ def counter_image(game, unit, face: str, size_px: int) -> Image.Image:
         _draw_text(d, bx(0.76, 0.26, 0.98, 0.4), f"R{unit.range}", fg, bold=False)
 
     formation = _formation_name(game, unit) if ts.formation_beside else ""
-    _id_line(img, bx(0.04, 0.49, 0.96, 0.62), _identification(unit), formation, fg, ts.ident)
+    _id_line(img, bx(0.04, 0.49, 0.96, 0.62), unit_identification(unit), formation, fg, ts.ident)
 
     fy0, fy1 = (0.63, 0.89) if exploit else (0.64, 0.96)
     factors = unit.factors if face == FRONT else unit.reduced
