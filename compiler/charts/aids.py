@@ -22,7 +22,9 @@ from reportlab.platypus import (
 )
 
 from compiler.atomic import atomic_path
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, metadata, paper_size, register_fonts
+from .pdf import (
+    FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, binary_streams, metadata, paper_size, register_fonts,
+)
 
 RED = colors.Color(*INCOMPLETE_RED)
 PALE_RED = colors.Color(1, 0.88, 0.88)
@@ -112,7 +114,7 @@ class Doc(BaseDocTemplate):
 
 
 def write_doc(dest: Path, game, what: str, paper: str, story: list) -> Path:
-    with atomic_path(dest) as tmp:
+    with atomic_path(dest) as tmp, binary_streams():
         doc = Doc(tmp, game, what, paper)
         doc.build(story)
     return dest

@@ -34,7 +34,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from ..render.counters import counter_image, marker_image
 from compiler.atomic import atomic_path
-from .pdf import FONT, FONT_BOLD, apply_metadata, paper_size, register_fonts
+from .pdf import FONT, FONT_BOLD, apply_metadata, binary_streams, paper_size, register_fonts
 
 DPI = 300                     # minimum resolution of the counter bitmaps
 BLEED_IN = 1 / 16             # artwork past the sheet's outer cut lines
@@ -485,7 +485,7 @@ def build_counter_sheets(game, dest: Path, paper: str = "a4",
     geo = geometry(game, paper)
     sheets = paginate(game, geo)
     art = _Art(game, float(game.counter_size_in), BLEED_IN)
-    with atomic_path(dest) as tmp:
+    with atomic_path(dest) as tmp, binary_streams():
         c = rl_canvas.Canvas(str(tmp), pagesize=(geo.page_w, geo.page_h), invariant=1, pageCompression=1,
                              initialFontName=FONT)  # not Helvetica: every font in the file is embedded
         apply_metadata(c, game, "counter sheets")

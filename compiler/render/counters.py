@@ -6,8 +6,8 @@ factors exactly as printed. Nothing is invented: a two-step unit whose reduced f
 printed gets a back with its identity and a quiet "back not printed", and a one-step unit's back is
 blank (or marked "1 step" unless the game declares blank backs).
 
-Type is set on one scale per game (`type_scale`): every counter's identification, factors and size
-mark share one size, so a sheet never shows a tiny name beside a large one.
+Type is set on one scale per game (`type_scale`): every counter's identification, formation, factors
+and size mark each have one size and one place, so a sheet never shows a tiny name beside a large one.
 
 Output is deterministic: the same game, unit, face and size always give the same pixels (fonts are
 the Bitstream Vera files that ship inside the reportlab wheel, so no system font is consulted).
@@ -112,17 +112,16 @@ def _draw_text(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], t
 TYPE_FLOOR = 0.72
 
 # role boxes as fractions of the counter's inner width W: (width, height)
-_ROLE_BOX = {"size": (0.40, 0.12), "ident": (0.92, 0.13), "factors": (0.86, 0.26)}
+_ROLE_BOX = {"size": (0.40, 0.11), "ident": (0.92, 0.12), "formation": (0.92, 0.08), "factors": (0.86, 0.23)}
 
 
 @dataclass(frozen=True)
 class TypeScale:
-    """Font sizes in pixels, for counters whose inner width is W pixels, and whether the formation is
-    printed beside the identification (on every counter, or on none: never on some only)."""
+    """Font sizes in pixels, for counters whose inner width is W pixels."""
     size: int
     ident: int
+    formation: int
     factors: int
-    formation_beside: bool
 
 
 def _role_size(texts, box_w: int, box_h: int, bold: bool) -> int:
@@ -135,22 +134,15 @@ def _role_size(texts, box_w: int, box_h: int, bold: bool) -> int:
 _SCALES: dict = {}
 
 
-def _formation_fits(game, font_px: int, width: int) -> bool:
-    """Whether every unit's identification and formation fit on one line at font_px."""
-    fb, fr = _font(font_px, True), _font(font_px, False)
-    gap = fr.getlength(" ")
-    lines = [(unit_identification(u), _formation_name(game, u)) for u in game.units if u.formation]
-    return bool(lines) and all(fb.getlength(i) + gap + fr.getlength(f) <= width for i, f in lines if i)
-
-
 def type_scale(game, W: int) -> TypeScale:
     """The game's shared font sizes for an inner counter width of W pixels."""
     key = (id(game), int(W))
     hit = _SCALES.get(key)
     if hit is not None and hit[0] is game:
         return hit[1]
-    sizes, idents, factors = [], [], []
+    sizes, idents, formations, factors = [], [], [], []
     for u in game.units:
+        formations.append(_formation_name(game, u))
         dots, text = size_marker(u.size)
         if not dots:
             sizes.append(text)
@@ -163,9 +155,8 @@ def type_scale(game, W: int) -> TypeScale:
         w, h = _ROLE_BOX[role]
         return int(W * w), int(W * h)
 
-    ident_px = _role_size(idents, *box("ident"), True)
-    scale = TypeScale(_role_size(sizes, *box("size"), True), ident_px, _role_size(factors, *box("factors"), True),
-                      _formation_fits(game, ident_px, box("ident")[0]))
+    scale = TypeScale(_role_size(sizes, *box("size"), True), _role_size(idents, *box("ident"), True),
+                      _role_size(formations, *box("formation"), False), _role_size(factors, *box("factors"), True))
     if len(_SCALES) > 16:
         _SCALES.clear()
     _SCALES[key] = (game, scale)  # the game itself is kept so that its id is not reused meanwhile
@@ -448,28 +439,6 @@ def _size_mark(img: Image.Image, box, size: Optional[str], fg, font_px: int) -> 
         _put_text(img, box, text, _font(font_px, True), fg)
 
 
-def _id_line(img: Image.Image, box, ident: str, formation: str, fg, font_px: int) -> None:
-    """The identification (bold) and the formation, if given (regular), at one size."""
-    fb, fr = _font(font_px, True), _font(font_px, False)
-    if not ident:
-        _put_text(img, box, formation, fr, fg)
-        return
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
-    gap = fr.getlength(" ")
-    wi, wf = fb.getlength(ident), fr.getlength(formation) if formation else 0.0
-    if not formation or wi + gap + wf > w:
-        _put_text(img, box, ident, fb, fg)
-        return
-    tx = x0 + (w - (wi + gap + wf)) / 2
-    # a common baseline: the bold face's ascent
-    _, top, _, bottom = fb.getbbox(ident + " " + formation)
-    ty = y0 + (h - (bottom - top)) / 2 - top
-    d = ImageDraw.Draw(img)
-    d.text((round(tx), round(ty)), ident, font=fb, fill=fg)
-    d.text((round(tx + wi + gap), round(ty)), formation, font=fr, fill=fg)
-
-
 def _hexagon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
     pts = [(cx + r * c, cy + r * s) for c, s in
            ((1, 0), (0.5, 0.866), (-0.5, 0.866), (-1, 0), (-0.5, -0.866), (0.5, -0.866))]
@@ -549,16 +518,17 @@ def counter_image(game, unit, face: str, size_px: int) -> Image.Image:
         _hexagon(d, X0 + W * 0.88, Y0 + W * 0.12, W * 0.075, (0, 0, 0))
 
     ts = type_scale(game, round(W))
-    _size_mark(img, bx(0.3, 0.04, 0.7, 0.16), unit.size, fg, ts.size)
+    _size_mark(img, bx(0.3, 0.03, 0.7, 0.14), unit.size, fg, ts.size)
     comps, code = classify_type(unit.type)
-    _symbol(d, bx(0.27, 0.18, 0.73, 0.47), comps, code, fg, bg, lw)
+    _symbol(d, bx(0.27, 0.16, 0.73, 0.43), comps, code, fg, bg, lw)
     if unit.range is not None and not (unit.factors and f"[{unit.range}]" in unit.factors.printed):
-        _draw_text(d, bx(0.76, 0.26, 0.98, 0.4), f"R{unit.range}", fg, bold=False)
+        _draw_text(d, bx(0.76, 0.24, 0.98, 0.38), f"R{unit.range}", fg, bold=False)
 
-    formation = _formation_name(game, unit) if ts.formation_beside else ""
-    _id_line(img, bx(0.04, 0.49, 0.96, 0.62), unit_identification(unit), formation, fg, ts.ident)
+    # the identification, and the formation on a line of its own: the same places on every counter
+    _put_text(img, bx(0.04, 0.45, 0.96, 0.57), unit_identification(unit), _font(ts.ident, True), fg)
+    _put_text(img, bx(0.04, 0.575, 0.96, 0.655), _formation_name(game, unit), _font(ts.formation, False), fg)
 
-    fy0, fy1 = (0.63, 0.89) if exploit else (0.64, 0.96)
+    fy0, fy1 = (0.665, 0.895) if exploit else (0.67, 0.97)
     factors = unit.factors if face == FRONT else unit.reduced
     if factors is not None:
         _put_text(img, bx(0.07, fy0, 0.93, fy1), factors.printed, _font(ts.factors, True), fg)
