@@ -3,8 +3,9 @@
 
 The plot is vector and shows the play area only (plus anything set up outside it): the terrain,
 roads/rivers and hexside features, places and victory hexes (gold outline and star) the tree knows.
-Units set up in one hex stand there as small counters (two to a hex; more go to a stack list beside
-the plot) when the hexes are large enough; otherwise, and for lines that name several hexes
+Units set up in one hex stand there as small counters (a stack shows its first unit and a count; the
+stack list beside the plot names them all) when the hexes are large enough, on a page per board if
+the overview is too small; otherwise, and for lines that name several hexes
 (`any_of`, `range`, `within`, `area`: drawn lighter with a thick outline), the hexes carry the line's
 number from the `#` column of the list. Each turn's reinforcements get a holding box (per side) with
 their counters, captioned by entry.
@@ -18,7 +19,7 @@ from pathlib import Path
 from reportlab.lib import colors
 from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from validator.hexgrid import Hex, hexes_in_boxes
 
@@ -89,7 +90,8 @@ def scenario_hexes(game, scenario) -> tuple[list[str], set[str]]:
 
 MINI_MIN = 9.0          # points: a counter smaller than this on the plot is not drawn (the list says it)
 MINI_MAX = 26.0
-STACK_FIT = 2           # counters drawn in one hex; more go to the stack list beside the plot
+STACK_FIT = 1           # counters legible in one hex; a stack shows its top one and goes to the stack list
+STACK_SHADOWS = 2       # blank counter edges drawn under the top one, to show there is a stack
 MINI_TEXT = 0.27        # of the counter edge: one type size for every counter on the card
 
 
@@ -149,13 +151,17 @@ class HexMap(Flowable):
     """
 
     def __init__(self, game, scenario, width: float, max_height: float, marks: list, stars: list[str],
-                 units: dict | None = None):
+                 units: dict | None = None, board: str | None = None):
         super().__init__()
-        self.game, self.scenario = game, scenario
-        self.marks, self.stars, self.units = marks, stars, units or {}
         g = game.grid
+        on_board = (lambda h: g.board_of(h) == board) if board is not None else (lambda h: True)
+        self.game, self.scenario = game, scenario
+        self.marks = [(lb, [h for h in hs if on_board(h)], rgb, solid) for lb, hs, rgb, solid in marks]
+        self.stars = stars
+        self.units = {h: us for h, us in (units or {}).items() if on_board(h)}
         self.all, self.play = scenario_hexes(game, scenario)
-        marked = {h for _, hexes, _, _ in marks for h in hexes} | set(self.units)
+        self.all = [h for h in self.all if on_board(h)]
+        marked = {h for _, hexes, _, _ in self.marks for h in hexes} | set(self.units)
         # the play area (and anything marked outside it), not the whole board
         self.shown = [h for h in self.all if h in self.play or h in marked] if scenario.play_area else list(self.all)
         # rows numbered northwards (row 00 on the south edge) plot upwards
@@ -343,10 +349,15 @@ class HexMap(Flowable):
                 continue
             x, y = self._xy(h)
             drawn = us[:STACK_FIT]
-            off = cs * 0.14
-            for k, (unit, state) in enumerate(reversed(drawn)):   # the first unit on top
-                d = (len(drawn) - 1 - k) * off
-                draw_mini_counter(c, self.game, unit, state, x + d, y - d, cs)
+            off = cs * 0.12
+            under = us[len(drawn):len(drawn) + STACK_SHADOWS]
+            for k, (unit, _) in reversed(list(enumerate(under, 1))):   # blank edges: the list names them
+                c.setFillColor(_rl(unit_colours(self.game, unit)[0]))
+                c.setStrokeColor(colors.black)
+                c.setLineWidth(0.25)
+                c.rect(x - cs / 2 + k * off, y - cs / 2 - k * off, cs, cs, stroke=1, fill=1)
+            for unit, state in reversed(drawn):   # the first unit on top
+                draw_mini_counter(c, self.game, unit, state, x, y, cs)
             if len(us) > len(drawn):
                 c.setFillColor(colors.Color(0.78, 0.05, 0.05))
                 c.circle(x + cs * 0.5, y + cs * 0.5, cs * 0.2, stroke=0, fill=1)
@@ -486,6 +497,36 @@ def _side_rgb(game, side: str, units) -> tuple[int, int, int]:
     return (128, 128, 128)
 
 
+def _stack_list(hm: HexMap, st: dict) -> list:
+    stacks = hm.overflow()
+    if not stacks:
+        return []
+    out = [Paragraph("Stacks (more counters than the plot shows)", st["h3"])]
+    for h, us in stacks.items():
+        names = ", ".join(f"{u.label or u.id}" + (f" [{', '.join(state)}]" if state else "") for u, state in us)
+        out.append(Paragraph(f"<b>{esc(h)}</b>: {esc(names)}", st["small"]))
+    return out
+
+
+def _board_details(game, scenario, st: dict, width: float, frame_h: float, marks, stars, units) -> list:
+    """Where the overview's hexes are too small for counters: a plot per board that has set-up units,
+    on a page of its own, large enough to stand them on their hexes (if any size is)."""
+    out: list = []
+    boards = [b.id for b in game.grid.boards]
+    for b in boards:
+        if not any(game.grid.board_of(h) == b for h in units):
+            continue
+        hm = HexMap(game, scenario, width, frame_h - 60, marks, stars, units, board=b)
+        if not hm.draws_counters:
+            continue
+        out += [PageBreak(), Paragraph(f"Map {esc(b)}: the set-up on its hexes" if b else "The set-up on its hexes",
+                                       st["h2"]), hm]
+        out += _stack_list(hm, st)
+    if out:
+        out.append(PageBreak())
+    return out
+
+
 def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
     g = game.grid
     snames = {s.id: s.name for s in game.sides}
@@ -531,18 +572,15 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
     if hm.scale < MIN_HEX_R or not hm.draws_counters:  # small hexes: let the plot take most of the page
         hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION_BIG, marks, stars, units)
     story.append(hm)
-    shown = ("units at one hex as counters (the first on top; a red +n: more in the stack list); "
+    shown = ("units at one hex as counters (a stack shows its first; a red +n: the others, in the stack list); "
              if hm.draws_counters else "")
     story.append(Paragraph(f"Plot: {shown}numbers = set-up lines below (solid: one hex; pale with a thick edge: "
                            "the line names several hexes, any one or all as printed); D = deployment groups; "
                            "F = map features; gold outline and star = victory hex; dots = places; "
                            "darker outlines = play area.", st["small"]))
-    stacks = hm.overflow()
-    if stacks:
-        story.append(Paragraph("Stacks (more counters than the plot shows)", st["h3"]))
-        for h, us in stacks.items():
-            names = ", ".join(f"{u.label or u.id}" + (f" [{', '.join(state)}]" if state else "") for u, state in us)
-            story.append(Paragraph(f"<b>{esc(h)}</b>: {esc(names)}", st["small"]))
+    story += _stack_list(hm, st)
+    if units and not hm.draws_counters:
+        story += _board_details(game, scenario, st, width, frame_h, marks, stars, units)
     if off_map:
         story.append(incomplete_banner(st, "set-up hexes not on the map",
                                        [f"line {i}: {h}" for i, h in off_map], width, word="CHECK"))
