@@ -88,11 +88,11 @@ def scenario_hexes(game, scenario) -> tuple[list[str], set[str]]:
     return allh, play
 
 
-MINI_MIN = 9.0          # points: a counter smaller than this on the plot is not drawn (the list says it)
+MINI_MIN = 10.0         # points: a counter smaller than this on the plot is not drawn (the list says it)
 MINI_MAX = 26.0
 STACK_FIT = 1           # counters legible in one hex; a stack shows its top one and goes to the stack list
 STACK_SHADOWS = 2       # blank counter edges drawn under the top one, to show there is a stack
-MINI_TEXT = 0.27        # of the counter edge: one type size for every counter on the card
+MINI_TEXT = 0.3         # of the counter edge: one type size for every counter on the card
 
 
 def _rl(rgb) -> colors.Color:
@@ -128,9 +128,12 @@ def draw_mini_counter(c, game, unit, state: tuple, x: float, y: float, cs: float
     fs = cs * MINI_TEXT
     ident = unit_identification(unit)   # generic counters have none: their factors say enough
     factors = (unit.reduced if reduced else unit.factors)
-    _fit_line(c, ident, FONT_BOLD, fs, x, y + cs * 0.08, cs * 0.9)
-    _fit_line(c, factors.printed if factors else ("reduced" if reduced else ""), FONT, fs, x, y - cs * 0.3,
-              cs * 0.9)
+    lower = factors.printed if factors else ("reduced" if reduced else "")
+    if ident:
+        _fit_line(c, ident, FONT_BOLD, fs, x, y + cs * 0.08, cs * 0.9)
+        _fit_line(c, lower, FONT, fs, x, y - cs * 0.3, cs * 0.9)
+    else:
+        _fit_line(c, lower, FONT_BOLD, fs, x, y - fs * 0.35, cs * 0.9)
 
 
 def _star(c, x: float, y: float, r: float) -> None:
@@ -181,7 +184,7 @@ class HexMap(Flowable):
         sw, sh = self.maxx - self.minx, self.maxy - self.miny
         self.scale = min(width / sw, max_height / sh)
         self.width, self.height = sw * self.scale, sh * self.scale
-        self.counter = min(MINI_MAX, self.scale * 1.3)
+        self.counter = min(MINI_MAX, self.scale * 1.45)   # just inside the hex's flats (1.7)
         self.draws_counters = self.counter >= MINI_MIN
 
     def overflow(self) -> dict:
