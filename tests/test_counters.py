@@ -175,3 +175,44 @@ def test_every_counter_of_the_real_trees_renders(name):
             assert img.size == (64, 64)
     for m in game.markers:
         assert C.marker_image(game, m, 64).size == (64, 64)
+
+
+def _ink_box(img, box, rgb, tol=40):
+    """Bounding box (x0, y0, x1, y1) of the pixels close to `rgb` inside box, or None."""
+    x0, y0, x1, y1 = box
+    pts = [(x, y) for y in range(y0, y1) for x in range(x0, x1)
+           if all(abs(a - b) <= tol for a, b in zip(img.getpixel((x, y)), rgb))]
+    if not pts:
+        return None
+    return min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)
+
+
+def test_identifications_share_one_type_size():
+    g = sample_game()
+    short = dataclasses.replace(_unit(g, "us-td"), label="EH", formation=None)
+    long_ = dataclasses.replace(_unit(g, "us-td"), label="HEKTIWLNXZHE", formation=None)
+    g2 = build_index(dataclasses.replace(g, units=g.units + (dataclasses.replace(short, id="s"),
+                                                             dataclasses.replace(long_, id="l")), _index={}))
+    size = 192
+    box = (0, int(size * 0.45), size, int(size * 0.57))
+    fg = C.unit_colours(g2, short)[1]
+    a = _ink_box(C.counter_image(g2, short, "front", size), box, fg)
+    b = _ink_box(C.counter_image(g2, long_, "front", size), box, fg)
+    assert a and b
+    assert abs((a[3] - a[1]) - (b[3] - b[1])) <= 1          # the same cap height (flat letters): one scale
+    assert (b[2] - b[0]) > 2 * (a[2] - a[0])                # the long one is long, not smaller
+    s1, s2 = C.type_scale(g2, 100), C.type_scale(g2, 100)
+    assert s1 == s2 and s1.ident > 0
+
+
+def test_back_not_printed_keeps_the_identity_and_says_so_quietly():
+    g = sample_game()
+    u = _unit(g, "us-14cav")                      # two steps, reduced side not printed
+    size = 192
+    back = C.counter_image(g, u, "back", size)
+    bg, fg = C.unit_colours(g, u)
+    ident_box = (0, int(size * 0.45), size, int(size * 0.57))
+    factor_box = (int(size * 0.1), int(size * 0.69), int(size * 0.9), int(size * 0.9))
+    assert _ink_box(back, ident_box, fg, tol=20) is not None            # "14" is on the back
+    assert _ink_box(back, factor_box, fg, tol=20) is None               # no loud black warning ...
+    assert _ink_box(back, factor_box, C._blend(fg, bg, 0.45), tol=25) is not None   # ... a quiet note

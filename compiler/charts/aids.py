@@ -6,6 +6,8 @@ rows do not cover, cells a row lacks, TEC rows listed in `missing`), and red pla
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 from xml.sax.saxutils import escape
@@ -15,12 +17,14 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import (
-    BaseDocTemplate, CondPageBreak, Frame, PageBreak, PageTemplate, Paragraph, Spacer,
+    BaseDocTemplate, CondPageBreak, Frame, KeepInFrame, PageTemplate, Paragraph, Spacer,
     Table, TableStyle,
 )
 
 from compiler.atomic import atomic_path
-from .pdf import FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, metadata, paper_size, register_fonts
+from .pdf import (
+    FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, binary_streams, metadata, paper_size, register_fonts,
+)
 
 RED = colors.Color(*INCOMPLETE_RED)
 PALE_RED = colors.Color(1, 0.88, 0.88)
@@ -67,7 +71,8 @@ def incomplete_banner(st: dict, what: str, details: Iterable[str], width: float,
     for d in details:
         lines.append(Paragraph(esc(d), ParagraphStyle("wd", parent=st["small"], textColor=colors.white)))
     t = Table([[lines]], colWidths=[width])
-    t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), RED), ("BOX", (0, 0), (-1, -1), 1, RED),
+    t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT),
+                           ("BACKGROUND", (0, 0), (-1, -1), RED), ("BOX", (0, 0), (-1, -1), 1, RED),
                            ("LEFTPADDING", (0, 0), (-1, -1), 6), ("TOPPADDING", (0, 0), (-1, -1), 4),
                            ("BOTTOMPADDING", (0, 0), (-1, -1), 5)]))
     return t
@@ -76,6 +81,7 @@ def incomplete_banner(st: dict, what: str, details: Iterable[str], width: float,
 def grid_style(header_rows: int = 1) -> list:
     head = [("BACKGROUND", (0, 0), (-1, header_rows - 1), HEAD_BG)] if header_rows > 0 else []
     return head + [
+        ("FONTNAME", (0, 0), (-1, -1), FONT),   # plain-string cells: the embedded font, not Helvetica
         ("GRID", (0, 0), (-1, -1), 0.4, GRID),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LEFTPADDING", (0, 0), (-1, -1), 2.5), ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
@@ -90,7 +96,8 @@ class Doc(BaseDocTemplate):
         pw, ph = paper_size(paper)
         md = metadata(game, what)
         super().__init__(str(path), pagesize=(pw, ph), leftMargin=MARGIN, rightMargin=MARGIN,
-                         topMargin=MARGIN, bottomMargin=MARGIN, invariant=1, title=md["title"],
+                         topMargin=MARGIN, bottomMargin=MARGIN, invariant=1, initialFontName=FONT,
+                         title=md["title"],
                          author=md["author"], subject=md["subject"], creator=md["creator"])
         self.footer = f"{game.title} \u2014 {what}"
         frame = Frame(MARGIN, MARGIN, pw - 2 * MARGIN, ph - 2 * MARGIN, id="f", leftPadding=0,
@@ -107,7 +114,7 @@ class Doc(BaseDocTemplate):
 
 
 def write_doc(dest: Path, game, what: str, paper: str, story: list) -> Path:
-    with atomic_path(dest) as tmp:
+    with atomic_path(dest) as tmp, binary_streams():
         doc = Doc(tmp, game, what, paper)
         doc.build(story)
     return dest
@@ -315,16 +322,26 @@ def table_story(game, t, st: dict, width: float) -> list:
     return story
 
 
-def tables_story(game, st: dict, width: float) -> list:
+TITLE_ROOM = 24.0   # points the document title takes above the first table
+
+
+def tables_story(game, st: dict, width: float, height: Optional[float] = None) -> list:
+    """Every table, combat tables first. With `height` (the frame's), each combat table is kept on one
+    page, set smaller if it must be: a CRT prints on one side of the paper."""
     story: list = [Paragraph(f"{esc(game.title)} \u2014 Tables", st["h1"])]
     # the combat tables first: the CRT is the page players look for
     ordered = [t for t in game.tables if t.kind == "combat"] + [t for t in game.tables if t.kind != "combat"]
     if not ordered:
         story.append(Paragraph("The source tree has no tables.", st["base"]))
     for i, t in enumerate(ordered):
+        part = table_story(game, t, st, width)
         if i:
             story.append(CondPageBreak(2.5 * inch))
-        story += table_story(game, t, st, width)
+        if t.kind == "combat" and height:
+            room = height - (TITLE_ROOM if i == 0 else 0.0)
+            story.append(KeepInFrame(width, room, part, mode="shrink", hAlign="LEFT"))
+        else:
+            story += part
     return story
 
 
@@ -461,7 +478,7 @@ def turn_track_story(game, st: dict, width: float) -> list:
     if len(rows[-1]) < per_row:
         rows[-1] += [""] * (per_row - len(rows[-1]))
     tbl = Table(rows, colWidths=[box_w] * per_row, rowHeights=[0.9 * inch] * len(rows), hAlign="LEFT")
-    style = [("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
+    style = [("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), FONT)]
     for i in range(len(game.turns)):  # a box per turn; the row's unused tail stays blank
         r, c = divmod(i, per_row)
         style.append(("BOX", (c, r), (c, r), 0.8, colors.black))
@@ -501,13 +518,48 @@ def lookup_unit(game, uid: str):
         return next((u for u in game.units if u.id == uid), None)
 
 
+_ID_TAIL = re.compile(r"\s*\(([^()]*)\)\s*$")
+
+
 def placement_text(game, p) -> str:
     u = lookup_unit(game, p.unit)
     name = p.printed or (u.name if u else p.unit)
-    s = (f"{p.count} \u00d7 " if p.count and p.count > 1 else "") + name
+    s = (f"{p.count}\u00d7 " if p.count and p.count > 1 else "") + name
     if p.state:
         s += " [" + ", ".join(p.state) + "]"
     return s
+
+
+def _designation(game, p) -> tuple[str, str]:
+    """(the printed designation without its ID, the unit's ID) of one unit line."""
+    u = lookup_unit(game, p.unit)
+    name = p.printed or (u.name if u else p.unit)
+    ident = (u.label if u and u.label else "") if u else ""
+    m = _ID_TAIL.search(name)
+    if m:
+        name = name[:m.start()]
+        if not ident and "," not in m.group(1):
+            ident = m.group(1).strip()
+    return name.strip(), ident
+
+
+def grouped_units(game, placements) -> list[str]:
+    """Unit lines with identical designation and state as one line with a count, their IDs listed:
+    `6\u00d7 2-4-10 Abn Bn(+) (A/504, B/504, ...)`."""
+    groups: dict = {}
+    for p in placements:
+        base, ident = _designation(game, p)
+        g = groups.setdefault((base, tuple(p.state)), [0, []])
+        g[0] += p.count or 1
+        if ident and ident not in g[1]:
+            g[1].append(ident)
+    out = []
+    for (base, state), (n, ids) in groups.items():
+        s = (f"{n}\u00d7 " if n > 1 else "") + base + (f" ({', '.join(ids)})" if ids else "")
+        if state:
+            s += " [" + ", ".join(state) + "]"
+        out.append(s)
+    return out
 
 
 def formation_name(game, fid: Optional[str]) -> str:
@@ -519,54 +571,101 @@ def formation_name(game, fid: Optional[str]) -> str:
     return fid
 
 
+def area_name(game, aid: str) -> str:
+    """An area's printed name; its id is added only when the name does not already show it."""
+    a = next((x for x in game.places.areas if x.id == aid), None)
+    if a is None or not a.name:
+        return f"area {aid}"
+    return a.name if re.search(rf"(?<!\w){re.escape(aid)}(?!\w)", a.name) else f"{a.name} ({aid})"
+
+
 def location_text(game, loc) -> str:
     s = str(loc)
     areas = [loc.area] if loc.area else list(loc.any_area or ())
     if areas and not loc.printed:
-        names = []
-        for aid in areas:
-            a = next((x for x in game.places.areas if x.id == aid), None)
-            names.append(f"{a.name} ({aid})" if a and a.name else f"area {aid}")
-        s = " or ".join(names)
+        s = " or ".join(area_name(game, aid) for aid in areas)
     return s
 
 
-def ooa_table(game, ooa_list, st: dict, width: float) -> list:
-    story: list = []
-    header = [Paragraph(h, st["head"]) for h in ("Turn", "Entry", "Formation", "Units", "Notes")]
-    data = [header]
-    style = grid_style(1)
-    turn_ids = {t.id for t in game.turns}
+def _natural(s: str) -> tuple:
+    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", s))
+
+
+@dataclass(frozen=True)
+class OoaLine:
+    """One row of an order-of-arrival card."""
+    turn_index: int
+    turn: str                   # as printed
+    side_index: int
+    side: str
+    entry: str                  # entry text, or "removed"
+    formation: str
+    units: tuple                # unit lines (grouped)
+    notes: str
+    removal: bool
+
+
+def ooa_lines(game, ooa_list) -> list[OoaLine]:
+    """Every arrival and removal, in the order of the printed card: by turn, then side, then entry."""
+    turn_ix = {t.id: i for i, t in enumerate(game.turns)}
+    side_ix = {s.id: i for i, s in enumerate(game.sides)}
+    snames = {s.id: s.name for s in game.sides}
+    lines = []
     for o in ooa_list:
         for tb in o.turns:
             label = tb.printed or tb.turn
-            if tb.turn not in turn_ids:
+            if tb.turn not in turn_ix:
                 label += " (not on the turn track)"
+            ti = turn_ix.get(tb.turn, len(turn_ix))
+            si = side_ix.get(o.side, len(side_ix))
+            side = snames.get(o.side, o.side)
             for a in tb.arrivals:
-                data.append([Paragraph(f"<b>{esc(label)}</b>", st["cell"]),
-                             Paragraph(esc(location_text(game, a.entry)), st["cell"]),
-                             Paragraph(esc(formation_name(game, a.formation)), st["cell"]),
-                             Paragraph("<br/>".join(esc(placement_text(game, p)) for p in a.units), st["cell"]),
-                             Paragraph(esc(a.condition or ""), st["cell"])])
+                lines.append(OoaLine(ti, label, si, side, location_text(game, a.entry),
+                                     formation_name(game, a.formation), tuple(grouped_units(game, a.units)),
+                                     a.condition or "", False))
             for r in tb.removals:
-                what = "<br/>".join(esc(placement_text(game, p)) for p in r.units)
+                what = grouped_units(game, r.units)
                 if r.formation:
-                    what = (f"all of {esc(formation_name(game, r.formation))}" + ("<br/>" + what if what else ""))
+                    what = [f"all of {formation_name(game, r.formation)}"] + what
                 if r.except_:
-                    what += "<br/>except " + ", ".join(esc(placement_text(game, p)) for p in r.except_)
-                row = len(data)
-                data.append([Paragraph(f"<b>{esc(label)}</b>", st["cell"]), Paragraph("<i>removed</i>", st["cell"]),
-                             Paragraph(esc(formation_name(game, r.formation)), st["cell"]),
-                             Paragraph(what, st["cell"]), Paragraph("", st["cell"])])
-                style.append(("BACKGROUND", (0, row), (-1, row), colors.Color(0.93, 0.93, 0.93)))
-    if len(data) == 1:
+                    what.append("except " + ", ".join(grouped_units(game, r.except_)))
+                lines.append(OoaLine(ti, label, si, side, "removed", formation_name(game, r.formation),
+                                     tuple(what), "", True))
+    # stable: lines of one entry keep the source's order; removals after the turn's arrivals
+    return sorted(lines, key=lambda ln: (ln.turn_index, ln.turn, ln.side_index, ln.side, ln.removal,
+                                         _natural(ln.entry)))
+
+
+def ooa_table(game, ooa_list, st: dict, width: float) -> list:
+    lines = ooa_lines(game, ooa_list)
+    if not lines:
         return [Paragraph("No arrivals listed.", st["small"])]
-    w = [0.7 * inch, 1.3 * inch, 1.2 * inch]
-    w += [width - sum(w) - 1.5 * inch, 1.5 * inch]
+    header = [Paragraph(h, st["head"]) for h in ("Turn", "Side", "Entry", "Formation", "Units", "Notes")]
+    data = [header]
+    style = grid_style(1)
+    prev = None
+    for ln in lines:
+        row = len(data)
+        new_turn = prev is None or (ln.turn_index, ln.turn) != (prev.turn_index, prev.turn)
+        new_side = new_turn or ln.side != prev.side
+        new_entry = new_side or ln.entry != prev.entry
+        if new_turn and prev is not None:
+            style.append(("LINEABOVE", (0, row), (-1, row), 1.2, colors.black))
+        entry = "<i>removed</i>" if ln.removal else esc(ln.entry)
+        data.append([Paragraph(f"<b>{esc(ln.turn)}</b>" if new_turn else "", st["cell"]),
+                     Paragraph(esc(ln.side) if new_side else "", st["cell"]),
+                     Paragraph(entry if new_entry else "", st["cell"]),
+                     Paragraph(esc(ln.formation), st["cell"]),
+                     Paragraph("<br/>".join(esc(u) for u in ln.units), st["cell"]),
+                     Paragraph(esc(ln.notes), st["cell"])])
+        if ln.removal:
+            style.append(("BACKGROUND", (0, row), (-1, row), colors.Color(0.93, 0.93, 0.93)))
+        prev = ln
+    w = [0.65 * inch, 0.6 * inch, 1.1 * inch, 1.0 * inch]
+    w += [width - sum(w) - 1.3 * inch, 1.3 * inch]
     tbl = Table(data, colWidths=w, repeatRows=1, hAlign="LEFT")
     tbl.setStyle(TableStyle(style))
-    story.append(tbl)
-    return story
+    return [tbl]
 
 
 def ooa_story(game, st: dict, width: float) -> list:
@@ -575,26 +674,19 @@ def ooa_story(game, st: dict, width: float) -> list:
         story.append(Paragraph("The source tree has no orders of arrival (orders-of-arrival.yaml is optional; "
                                "scenario-specific reinforcements are on the set-up cards).", st["base"]))
         return story
-    snames = {s.id: s.name for s in game.sides}
-    order = [s.id for s in game.sides] + sorted({o.side for o in game.orders_of_arrival} - {s.id for s in game.sides})
-    first = True
-    for sid in order:
-        lists = [o for o in game.orders_of_arrival if o.side == sid]
-        if not lists:
-            continue
-        if not first:
-            story.append(PageBreak())
-        first = False
-        rules = sorted({o.rule for o in lists if o.rule})
-        story.append(Paragraph(f"{esc(snames.get(sid, sid))}" + (f" <font size=8>(rule {esc(', '.join(rules))})</font>"
-                                                                  if rules else ""), st["h2"]))
-        story += ooa_table(game, lists, st, width)
+    rules = sorted({o.rule for o in game.orders_of_arrival if o.rule})
+    if rules:
+        story.append(Paragraph(f"Rule {esc(', '.join(rules))}. By turn, then side, then entry; "
+                               "n\u00d7 = that many identical counters (their IDs in brackets).", st["small"]))
+    story.append(Spacer(0, 4))
+    story += ooa_table(game, game.orders_of_arrival, st, width)
     return story
 
 
 def build_tables(game, dest: Path, paper: str) -> Path:
     st = styles()
-    return write_doc(dest, game, "tables", paper, tables_story(game, st, _frame_width(paper)))
+    return write_doc(dest, game, "tables", paper,
+                     tables_story(game, st, _frame_width(paper), paper_size(paper)[1] - 2 * MARGIN))
 
 
 def build_tec(game, dest: Path, paper: str) -> Path:

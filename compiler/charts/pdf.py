@@ -7,7 +7,9 @@ so text stays vector and searchable), and nothing depends on the clock, the host
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 
+from reportlab import rl_config
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -54,3 +56,27 @@ def metadata(game, what: str) -> dict:
         "subject": f"{game.title}: {what}",
         "creator": "hexforge charts",
     }
+
+
+def apply_metadata(c, game, what: str) -> None:
+    """Title, subject, author and creator on a reportlab canvas (the platypus documents take them as
+    arguments)."""
+    md = metadata(game, what)
+    c.setTitle(md["title"])
+    c.setAuthor(md["author"])
+    c.setSubject(md["subject"])
+    c.setCreator(md["creator"])
+
+
+@contextmanager
+def binary_streams():
+    """PDF streams written binary (Flate only) instead of reportlab's default ASCII85 on top, which it
+    encodes in pure Python when its C accelerator is absent: a counter sheet is written in half the
+    time and the file is about a fifth smaller. The setting is the library's global, so it is
+    restored on the way out."""
+    old = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = old

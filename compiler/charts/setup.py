@@ -1,25 +1,31 @@
-"""Scenario set-up cards: a small hex plot of the play area with the set-up hexes marked, and the
-set-up list (location, unit, state) as printed, plus the scenario's own reinforcements and victory.
+"""Scenario set-up cards: a plot of the play area with the scenario's units on it, the set-up list
+(location, unit, state) as printed, holding boxes for the reinforcements, and victory.
 
-The plot is vector: every hex of the scenario's boards as an outline (the play area darker, filled in
-the colour of its terrain where the source gives it, with roads, rivers and other hexside features),
-each set-up group numbered in its hex(es); the numbers match the `#` column of the list. Locations that
-name several hexes (`any_of`, `range`, `within`, `area`) are drawn lighter with a thick outline.
+The plot is vector and shows the play area only (plus anything set up outside it): the terrain,
+roads/rivers and hexside features, places and victory hexes (gold outline and star) the tree knows.
+Units set up in one hex stand there as small counters (a stack shows its first unit and a count; the
+stack list beside the plot names them all) when the hexes are large enough, on a page per board if
+the overview is too small; otherwise, and for lines that name several hexes
+(`any_of`, `range`, `within`, `area`: drawn lighter with a thick outline), the hexes carry the line's
+number from the `#` column of the list. Each turn's reinforcements get a holding box (per side) with
+their counters, captioned by entry.
 """
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
 from reportlab.lib import colors
 from reportlab.lib.units import inch
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from validator.hexgrid import SQRT3, Hex, hexes_in_boxes
 from validator.locations import location_hexes
 
-from ..render.boards import feature_colour, terrain_colour
-from ..render.counters import _rgb, unit_colours
+from ..render.boards import feature_colour, path_segments, terrain_colour
+from ..render.counters import _rgb, unit_colours, unit_identification
 from .aids import (
     MARGIN, esc, formation_name, grid_style, incomplete_banner, location_text, lookup_unit, ooa_table,
     placement_text, styles, write_doc, _frame_width,
@@ -44,24 +50,95 @@ def scenario_hexes(game, scenario) -> tuple[list[str], set[str]]:
     return allh, play
 
 
-class HexMap(Flowable):
-    """The play area plot. marks: [(label, [hex ids], (r, g, b), solid)]; stars: victory hexes."""
+MINI_MIN = 10.0         # points: a counter smaller than this on the plot is not drawn (the list says it)
+MINI_MAX = 26.0
+STACK_FIT = 1           # counters legible in one hex; a stack shows its top one and goes to the stack list
+STACK_SHADOWS = 2       # blank counter edges drawn under the top one, to show there is a stack
+MINI_TEXT = 0.3         # of the counter edge: one type size for every counter on the card
 
-    def __init__(self, game, scenario, width: float, max_height: float, marks: list, stars: list[str]):
+
+def _rl(rgb) -> colors.Color:
+    return colors.Color(*[v / 255 for v in rgb])
+
+
+def _fit_line(c, text: str, font: str, size: float, x: float, y: float, width: float) -> None:
+    """text centred at (x, y) at `size`, narrowed (not set smaller) when wider than `width`."""
+    w = stringWidth(text, font, size)
+    t = c.beginText()
+    t.setFont(font, size)
+    scale = min(100.0, 100.0 * width / w) if w else 100.0
+    t.setHorizScale(scale)
+    t.setTextOrigin(x - w * scale / 200.0, y)
+    t.textOut(text)
+    t.setHorizScale(100.0)
+    c.drawText(t)
+
+
+def draw_mini_counter(c, game, unit, state: tuple, x: float, y: float, cs: float) -> None:
+    """A small vector counter centred at (x, y): its colours, ID and factors (reduced: the back's)."""
+    bg, fg = unit_colours(game, unit)
+    c.setFillColor(_rl(bg))
+    c.setStrokeColor(colors.black)
+    c.setLineWidth(0.25)
+    c.rect(x - cs / 2, y - cs / 2, cs, cs, stroke=1, fill=1)
+    reduced = "reduced" in state
+    if reduced:  # the reduced side's lighter edge, as on the counter
+        c.setStrokeColor(_rl(tuple(round(v + (255 - v) * 0.55) for v in bg)))
+        c.setLineWidth(cs * 0.07)
+        c.rect(x - cs * 0.43, y - cs * 0.43, cs * 0.86, cs * 0.86, stroke=1, fill=0)
+    c.setFillColor(_rl(fg))
+    fs = cs * MINI_TEXT
+    ident = unit_identification(unit)   # generic counters have none: their factors say enough
+    factors = (unit.reduced if reduced else unit.factors)
+    lower = factors.printed if factors else ("reduced" if reduced else "")
+    if ident:
+        _fit_line(c, ident, FONT_BOLD, fs, x, y + cs * 0.08, cs * 0.9)
+        _fit_line(c, lower, FONT, fs, x, y - cs * 0.3, cs * 0.9)
+    else:
+        _fit_line(c, lower, FONT_BOLD, fs, x, y - fs * 0.35, cs * 0.9)
+
+
+def _star(c, x: float, y: float, r: float) -> None:
+    p = c.beginPath()
+    for i in range(10):
+        a = math.radians(90 + 36 * i)
+        rr = r if i % 2 == 0 else r * 0.45
+        (p.moveTo if i == 0 else p.lineTo)(x + rr * math.cos(a), y + rr * math.sin(a))
+    p.close()
+    c.drawPath(p, stroke=1, fill=1)
+
+
+class HexMap(Flowable):
+    """The play area plot: terrain, places and victory hexes the tree knows, set-up groups marked and,
+    where the hexes are large enough, their units as small counters.
+
+    marks: [(label, [hex ids], (r, g, b), solid)]; stars: victory hexes; units: {hex: [(Unit, state)]}.
+    """
+
+    def __init__(self, game, scenario, width: float, max_height: float, marks: list, stars: list[str],
+                 units: dict | None = None, board: str | None = None):
         super().__init__()
-        self.game, self.scenario = game, scenario
-        self.marks, self.stars = marks, stars
         g = game.grid
+        on_board = (lambda h: g.board_of(h) == board) if board is not None else (lambda h: True)
+        self.game, self.scenario = game, scenario
+        self.marks = [(lb, [h for h in hs if on_board(h)], rgb, solid) for lb, hs, rgb, solid in marks]
+        self.stars = stars
+        self.units = {h: us for h, us in (units or {}).items() if on_board(h)}
         self.all, self.play = scenario_hexes(game, scenario)
+        self.all = [h for h in self.all if on_board(h)]
+        marked = {h for _, hexes, _, _ in self.marks for h in hexes} | set(self.units)
+        # the play area (and anything marked outside it), not the whole board
+        self.shown = [h for h in self.all if h in self.play or h in marked] if scenario.play_area else list(self.all)
         # rows numbered northwards (row 00 on the south edge) plot upwards
         flip = -1.0 if game.rows_increase == "north" else 1.0
         self.pos = {}
-        for h in list(self.all) + [h for _, hexes, _, _ in marks for h in hexes]:
+        for h in list(self.all) + sorted(marked - set(self.all)):
             p = g.parse(h)
             if p is not None and h not in self.pos:
                 x, y = g.centre(*g.surface(p))
                 self.pos[h] = (x, y * flip)
-        pts = list(self.pos.values()) or [(0.0, 0.0)]
+        self.visible = {h for h in self.shown if h in self.pos}   # places and victory hexes: drawn only here
+        pts = [self.pos[h] for h in list(self.shown) + sorted(marked) if h in self.pos] or [(0.0, 0.0)]
         self.minx = min(p[0] for p in pts) - 1
         self.maxx = max(p[0] for p in pts) + 1
         self.miny = min(p[1] for p in pts) - 1
@@ -69,6 +146,14 @@ class HexMap(Flowable):
         sw, sh = self.maxx - self.minx, self.maxy - self.miny
         self.scale = min(width / sw, max_height / sh)
         self.width, self.height = sw * self.scale, sh * self.scale
+        self.counter = min(MINI_MAX, self.scale * 1.45)   # just inside the hex's flats (1.7)
+        self.draws_counters = self.counter >= MINI_MIN
+
+    def overflow(self) -> dict:
+        """{hex: [(Unit, state)]} of the hexes whose units are not all drawn on the plot."""
+        if not self.draws_counters:
+            return {}
+        return {h: us for h, us in self.units.items() if len(us) > STACK_FIT and h in self.pos}
 
     def wrap(self, aw, ah):
         return self.width, self.height
@@ -88,82 +173,84 @@ class HexMap(Flowable):
             p.close()
         return p
 
-    def _by_terrain_colour(self, hexes: list[str]) -> list[tuple[tuple[int, int, int], list[str]]]:
-        """Hexes grouped by the board artwork's colour of their (first) terrain; unknown terrain stays pale."""
-        groups: dict = {}
-        for h in hexes:
-            terr = self.game.hex_terrain(h)
-            rgb = terrain_colour(terr[0]) if terr else UNKNOWN_PLOT_FILL
-            groups.setdefault(rgb, []).append(h)
-        return sorted(groups.items())
-
-    def _draw_paths(self, c, R):
-        """Roads, tracks ...: centre to centre, in the board artwork's colours."""
-        c.setLineWidth(max(0.4, R * 0.18))
-        for p in self.game.terrain.paths:
-            c.setStrokeColor(colors.Color(*[v / 255 for v in feature_colour(p.feature)]))
-            for a, b in zip(p.hexes, p.hexes[1:]):
-                if a in self.pos and b in self.pos and self.game.grid.adjacent(a, b) and self._both_in_play(a, b):
-                    c.line(*self._xy(a), *self._xy(b))
-
-    def _draw_hexsides(self, c, R):
-        """Rivers, bridges ...: the edge two adjacent hexes share."""
-        c.setLineWidth(max(0.6, R * 0.28))
-        for side in self.game.terrain.hexsides:
-            a, b = side.between
-            if a not in self.pos or b not in self.pos or not self._both_in_play(a, b):
-                continue
-            (ax, ay), (bx, by) = self._xy(a), self._xy(b)
-            mx, my, vx, vy = (ax + bx) / 2, (ay + by) / 2, bx - ax, by - ay
-            n = math.hypot(vx, vy) or 1.0
-            px, py = -vy / n * R / 2, vx / n * R / 2
-            c.setStrokeColor(colors.Color(*[v / 255 for v in feature_colour(side.feature)]))
-            c.line(mx - px, my - py, mx + px, my + py)
-
-    def _both_in_play(self, a: str, b: str) -> bool:
-        return a in self.play and b in self.play
-
     def draw(self):
         c = self.canv
-        g = self.game.grid
         R = self.scale * 0.98
-        outside = [h for h in self.all if h not in self.play and h in self.pos]
-        inside = [h for h in self.all if h in self.play and h in self.pos]
+        c.saveState()
+        p = c.beginPath()
+        p.rect(0, 0, self.width, self.height)
+        c.clipPath(p, stroke=0, fill=0)
+        self._draw_hexes(c, R)
+        self._draw_terrain_lines(c, R)
+        self._draw_board_names(c)
+        self._draw_marks(c, R)
+        self._draw_places(c, R)
+        self._draw_victory(c, R)
+        self._draw_counters(c)
+        self._draw_corner_ids(c, R)
+        c.restoreState()
+
+    def _draw_hexes(self, c, R) -> None:
+        shown = [h for h in self.shown if h in self.pos]
+        outside = [h for h in shown if h not in self.play]
+        inside = [h for h in shown if h in self.play]
         c.setLineWidth(0.15)
         if outside:
             c.setStrokeColor(colors.Color(0.8, 0.8, 0.8))
             c.drawPath(self._path(c, outside, R), stroke=1, fill=0)
-        if inside:
-            c.setStrokeColor(colors.Color(0.35, 0.35, 0.35))
-            for rgb, hexes in self._by_terrain_colour(inside):
-                c.setFillColor(colors.Color(*[v / 255 for v in rgb]))
-                c.drawPath(self._path(c, hexes, R), stroke=1, fill=1)
-            self._draw_paths(c, R)
-            self._draw_hexsides(c, R)
-        # board names, large and faint, at each board's centre
+        by_colour: dict = {}
+        for h in inside:
+            types = self.game.hex_terrain(h)
+            by_colour.setdefault(terrain_colour(types[0]) if types else None, []).append(h)
+        c.setStrokeColor(colors.Color(0.35, 0.35, 0.35))
+        for rgb, hexes in sorted(by_colour.items(), key=lambda kv: (kv[0] is not None, kv[0] or ())):
+            c.setFillColor(_rl(UNKNOWN_PLOT_FILL if rgb is None else rgb))
+            c.drawPath(self._path(c, hexes, R), stroke=1, fill=1)
+
+    def _draw_terrain_lines(self, c, R) -> None:
+        """Roads, rails, rivers the tree lists as paths, and hexside features, as lines."""
+        c.setLineCap(1)
+        for path in self.game.terrain.paths:
+            c.setStrokeColor(_rl(feature_colour(path.feature)))
+            c.setLineWidth(max(0.6, R * 0.18))
+            for a, b in path_segments(self.game.grid, path.hexes):
+                if a in self.pos and b in self.pos:
+                    c.line(*self._xy(a), *self._xy(b))
+        for side in self.game.terrain.hexsides:
+            a, b = side.between
+            if a not in self.pos or b not in self.pos:
+                continue
+            (xa, ya), (xb, yb) = self._xy(a), self._xy(b)
+            mx, my = (xa + xb) / 2, (ya + yb) / 2
+            dx, dy = xb - xa, yb - ya
+            n = math.hypot(dx, dy) or 1.0
+            ux, uy = -dy / n * R * 0.5, dx / n * R * 0.5      # along the shared edge
+            c.setStrokeColor(_rl(feature_colour(side.feature)))
+            c.setLineWidth(max(0.8, R * 0.22))
+            c.line(mx - ux, my - uy, mx + ux, my + uy)
+        c.setLineCap(0)
+
+    def _draw_board_names(self, c) -> None:
+        g = self.game.grid
         boards = set(self.scenario.boards) or {b.id for b in g.boards}
         for b in g.boards:
             if b.id not in boards or not b.id or len(g.boards) < 2:
                 continue
             mid = g.format(Hex(b.id, (b.columns[0] + b.columns[1]) // 2, (b.rows[0] + b.rows[1]) // 2))
-            if mid in self.pos:
+            if mid in self.visible:
                 x, y = self._xy(mid)
                 c.setFillColor(colors.Color(0.75, 0.75, 0.75))
                 c.setFont(FONT_BOLD, max(8.0, min(28.0, self.scale * 6)))
                 c.drawCentredString(x, y, f"Map {b.id}")
-        # victory hexes: gold outline
-        c.setLineWidth(max(0.6, R * 0.25))
-        c.setStrokeColor(colors.Color(0.85, 0.65, 0.0))
-        vs = [h for h in self.stars if h in self.pos]
-        if vs:
-            c.drawPath(self._path(c, vs, R * 0.8), stroke=1, fill=0)
-        # set-up groups
+
+    def _draw_marks(self, c, R) -> None:
+        """Set-up groups: a tinted hex and its line number (a group drawn as counters needs no number)."""
         fs = max(3.0, min(7.0, R * 0.9))
         for label, hexes, rgb, solid in self.marks:
             hs = [h for h in hexes if h in self.pos]
-            if not hs:
+            if not hs or (solid and self.draws_counters and hs[0] in self.units):
                 continue
-            col = colors.Color(*[v / 255 for v in rgb])
+            col = _rl(rgb)
             if solid:
                 c.setFillColor(col)
                 c.setStrokeColor(colors.black)
@@ -175,26 +262,188 @@ class HexMap(Flowable):
             c.drawPath(self._path(c, hs, R * 0.92), stroke=1, fill=1)
         for label, hexes, rgb, solid in self.marks:
             hs = [h for h in hexes if h in self.pos]
-            if not hs or R < 2.2:
+            if not hs or R < 2.2 or (solid and self.draws_counters and hs[0] in self.units):
                 continue
             lum = (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]) / 255
             c.setFillColor(colors.white if solid and lum < 0.5 else colors.black)
             c.setFont(FONT_BOLD, fs)
             x, y = self._xy(hs[0])
             c.drawCentredString(x, y - fs * 0.35, label)
-        # the play area's corner hex IDs, for orientation
-        if inside:
-            c.setFillColor(colors.Color(0.2, 0.2, 0.2))
-            c.setFont(FONT, max(4.0, min(6.5, R)))
-            corners = {
-                min(inside, key=lambda h: (self.pos[h][0] + self.pos[h][1], h)),
-                max(inside, key=lambda h: (self.pos[h][0] + self.pos[h][1], h)),
-                min(inside, key=lambda h: (self.pos[h][0] - self.pos[h][1], h)),
-                max(inside, key=lambda h: (self.pos[h][0] - self.pos[h][1], h)),
-            }
-            for h in sorted(corners):
+
+    def _draw_places(self, c, R) -> None:
+        fs = max(4.0, min(7.0, R * 0.8))
+        for place in self.game.places.places:
+            hs = [h for h in place.hexes if h in self.visible]
+            if not hs:
+                continue
+            c.setFillColor(colors.Color(0.15, 0.15, 0.15))
+            for h in hs:
                 x, y = self._xy(h)
-                c.drawCentredString(x, y + R * 1.05, h)
+                c.circle(x, y - R * 0.55, max(0.8, R * 0.12), stroke=0, fill=1)
+            x, y = self._xy(hs[0])
+            c.setFont(FONT_BOLD, fs)
+            c.setFillColor(colors.Color(0.1, 0.1, 0.1))
+            c.drawCentredString(x, y - R * 0.55 - fs * 1.1, place.name)
+
+    def _draw_victory(self, c, R) -> None:
+        vs = [h for h in self.stars if h in self.visible]
+        if not vs:
+            return
+        gold = colors.Color(0.85, 0.65, 0.0)
+        c.setLineWidth(max(0.6, R * 0.2))
+        c.setStrokeColor(gold)
+        c.drawPath(self._path(c, vs, R * 0.86), stroke=1, fill=0)
+        c.setFillColor(gold)
+        c.setStrokeColor(colors.Color(0.45, 0.3, 0.0))
+        c.setLineWidth(0.3)
+        for h in vs:
+            x, y = self._xy(h)
+            _star(c, x + R * 0.5, y + R * 0.45, max(2.0, R * 0.3))
+
+    def _draw_counters(self, c) -> None:
+        if not self.draws_counters:
+            return
+        cs = self.counter
+        for h, us in self.units.items():
+            if h not in self.pos:
+                continue
+            x, y = self._xy(h)
+            drawn = us[:STACK_FIT]
+            off = cs * 0.12
+            under = us[len(drawn):len(drawn) + STACK_SHADOWS]
+            for k, (unit, _) in reversed(list(enumerate(under, 1))):   # blank edges: the list names them
+                c.setFillColor(_rl(unit_colours(self.game, unit)[0]))
+                c.setStrokeColor(colors.black)
+                c.setLineWidth(0.25)
+                c.rect(x - cs / 2 + k * off, y - cs / 2 - k * off, cs, cs, stroke=1, fill=1)
+            for unit, state in reversed(drawn):   # the first unit on top
+                draw_mini_counter(c, self.game, unit, state, x, y, cs)
+            if len(us) > len(drawn):
+                c.setFillColor(colors.Color(0.78, 0.05, 0.05))
+                c.circle(x + cs * 0.5, y + cs * 0.5, cs * 0.2, stroke=0, fill=1)
+                c.setFillColor(colors.white)
+                c.setFont(FONT_BOLD, cs * 0.22)
+                c.drawCentredString(x + cs * 0.5, y + cs * 0.43, f"+{len(us) - len(drawn)}")
+
+    def _draw_corner_ids(self, c, R) -> None:
+        inside = [h for h in self.shown if h in self.play and h in self.pos]
+        if not inside:
+            return
+        c.setFillColor(colors.Color(0.2, 0.2, 0.2))
+        c.setFont(FONT, max(4.0, min(6.5, R)))
+        corners = {
+            min(inside, key=lambda h: (self.pos[h][0] + self.pos[h][1], h)),
+            max(inside, key=lambda h: (self.pos[h][0] + self.pos[h][1], h)),
+            min(inside, key=lambda h: (self.pos[h][0] - self.pos[h][1], h)),
+            max(inside, key=lambda h: (self.pos[h][0] - self.pos[h][1], h)),
+        }
+        for h in sorted(corners):
+            x, y = self._xy(h)
+            c.drawCentredString(x, y + R * 1.05, h)
+
+
+BOX_COUNTER = 0.3 * inch    # counters in the holding boxes
+BOX_COLUMNS = 2
+
+
+CAPTION_H = 9.0
+
+
+class HoldingBox(Flowable):
+    """A box for one turn's (and side's) reinforcements: per entry, a caption and its counters."""
+
+    def __init__(self, game, title: str, entries: list, width: float):
+        super().__init__()
+        self.game, self.title, self.entries, self.width = game, title, entries, width
+        self.step = BOX_COUNTER + 3
+        self.per_row = max(1, int((width - 8) // self.step))
+        rows = sum(math.ceil(len(us) / self.per_row) for _, us in entries)
+        self.height = 14 + len(entries) * CAPTION_H + rows * self.step + 2
+
+    def wrap(self, aw, ah):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        c.setStrokeColor(colors.black)
+        c.setLineWidth(0.8)
+        c.setFillColor(colors.Color(0.97, 0.97, 0.95))
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=1)
+        c.setFillColor(colors.black)
+        c.setFont(FONT_BOLD, 8)
+        c.drawString(4, self.height - 10, self.title)
+        y = self.height - 14
+        for entry, us in self.entries:
+            c.setFont(FONT, 6.5)
+            c.setFillColor(colors.Color(0.2, 0.2, 0.2))
+            c.drawString(4, y - CAPTION_H + 2.5, entry)
+            y -= CAPTION_H
+            for i, (unit, state) in enumerate(us):
+                col, row = i % self.per_row, i // self.per_row
+                x = 4 + col * self.step + BOX_COUNTER / 2
+                draw_mini_counter(c, self.game, unit, state, x, y - row * self.step - BOX_COUNTER / 2 - 1,
+                                  BOX_COUNTER)
+            y -= math.ceil(len(us) / self.per_row) * self.step
+
+
+def _expand(game, placements) -> list:
+    """[(Unit, state)] for every counter a list of placements names (a count of n: n counters)."""
+    out = []
+    for p in placements:
+        u = lookup_unit(game, p.unit)
+        if u is not None:
+            out += [(u, tuple(p.state))] * max(1, p.count or 1)
+    return out
+
+
+def holding_boxes(game, scenario, st: dict, width: float) -> list:
+    """One holding box per turn and side with the scenario's reinforcements, in turn order."""
+    turn_ix = {t.id: i for i, t in enumerate(game.turns)}
+    first = turn_ix.get(scenario.first_turn or "", 0)
+    last = turn_ix.get(scenario.last_turn or "", len(turn_ix))
+    side_ix = {sd.id: i for i, sd in enumerate(game.sides)}
+    snames = {sd.id: sd.name for sd in game.sides}
+    boxes: dict = {}
+    for o in game.scenario_arrivals(scenario):
+        for tb in o.turns:
+            ti = turn_ix.get(tb.turn)
+            if ti is not None and not first <= ti <= last:
+                continue
+            key = (ti if ti is not None else len(turn_ix), side_ix.get(o.side, len(side_ix)), tb.turn, o.side)
+            b = boxes.setdefault(key, (f"{tb.printed or tb.turn} \u2014 {snames.get(o.side, o.side)}", []))
+            for a in tb.arrivals:
+                us = _expand(game, a.units)
+                if not us:
+                    continue
+                entry = location_text(game, a.entry) + (f" ({a.condition})" if a.condition else "")
+                same = next((e for e in b[1] if e[0] == entry), None)  # one caption per entry
+                if same is None:
+                    b[1].append((entry, us))
+                else:
+                    same[1].extend(us)
+    boxes = {k: v for k, v in boxes.items() if v[1]}
+    if not boxes:
+        return []
+    w = (width - (BOX_COLUMNS - 1) * 6) / BOX_COLUMNS
+    cells = [HoldingBox(game, title, entries, w) for _, (title, entries) in sorted(boxes.items())]
+    rows = [cells[i:i + BOX_COLUMNS] for i in range(0, len(cells), BOX_COLUMNS)]
+    rows[-1] += [""] * (BOX_COLUMNS - len(rows[-1]))
+    t = Table(rows, colWidths=[w + 6] * BOX_COLUMNS, hAlign="LEFT")
+    t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+                           ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+    return [Paragraph("Reinforcements: holding boxes", st["h2"]),
+            Paragraph("Put each turn's arriving counters in its box; they enter at the entry named above them.",
+                      st["small"]), Spacer(0, 3), t]
+
+
+def _hex_units(game, scenario) -> dict:
+    """{hex: [(Unit, state)]} for the set-up lines that name one hex, in the order listed."""
+    out: dict = {}
+    for grp in scenario.setup:
+        if grp.location.hex and game.grid.exists(grp.location.hex):
+            out.setdefault(grp.location.hex, []).extend(_expand(game, grp.units))
+    return out
 
 
 def _side_rgb(game, side: str, units) -> tuple[int, int, int]:
@@ -206,6 +455,36 @@ def _side_rgb(game, side: str, units) -> tuple[int, int, int]:
         if s.id == side and s.nationalities:
             return _rgb(s.nationalities[0].colour, (128, 128, 128))
     return (128, 128, 128)
+
+
+def _stack_list(hm: HexMap, st: dict) -> list:
+    stacks = hm.overflow()
+    if not stacks:
+        return []
+    out = [Paragraph("Stacks (more counters than the plot shows)", st["h3"])]
+    for h, us in stacks.items():
+        names = ", ".join(f"{u.label or u.id}" + (f" [{', '.join(state)}]" if state else "") for u, state in us)
+        out.append(Paragraph(f"<b>{esc(h)}</b>: {esc(names)}", st["small"]))
+    return out
+
+
+def _board_details(game, scenario, st: dict, width: float, frame_h: float, marks, stars, units) -> list:
+    """Where the overview's hexes are too small for counters: a plot per board that has set-up units,
+    on a page of its own, large enough to stand them on their hexes (if any size is)."""
+    out: list = []
+    boards = [b.id for b in game.grid.boards]
+    for b in boards:
+        if not any(game.grid.board_of(h) == b for h in units):
+            continue
+        hm = HexMap(game, scenario, width, frame_h - 60, marks, stars, units, board=b)
+        if not hm.draws_counters:
+            continue
+        out += [PageBreak(), Paragraph(f"Map {esc(b)}: the set-up on its hexes" if b else "The set-up on its hexes",
+                                       st["h2"]), hm]
+        out += _stack_list(hm, st)
+    if out:
+        out.append(PageBreak())
+    return out
 
 
 def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
@@ -247,13 +526,20 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
             marks.append((f"F{k}", [f.hex], (255, 255, 255), True))
     vic = scenario.victory.get("hexes") if isinstance(scenario.victory, dict) else None
     stars = list(vic) if vic else [v.hex for v in game.places.victory if v.hex]
-    hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION, marks, stars)
-    if hm.scale < MIN_HEX_R:  # small hexes: let the plot take most of the first page
-        hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION_BIG, marks, stars)
+    units = _hex_units(game, scenario)
+    hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION, marks, stars, units)
+    if hm.scale < MIN_HEX_R or not hm.draws_counters:  # small hexes: let the plot take most of the page
+        hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION_BIG, marks, stars, units)
     story.append(hm)
-    story.append(Paragraph("Plot: numbers = set-up lines below (solid: one hex; pale with a thick edge: the "
-                           "line names several hexes, any one or all as printed); D = deployment groups; "
-                           "F = map features; gold outline = victory hex; darker outlines = play area.", st["small"]))
+    shown = ("units at one hex as counters (a stack shows its first; a red +n: the others, in the stack list); "
+             if hm.draws_counters else "")
+    story.append(Paragraph(f"Plot: {shown}numbers = set-up lines below (solid: one hex; pale with a thick edge: "
+                           "the line names several hexes, any one or all as printed); D = deployment groups; "
+                           "F = map features; gold outline and star = victory hex; dots = places; "
+                           "darker outlines = play area.", st["small"]))
+    story += _stack_list(hm, st)
+    if units and not hm.draws_counters:
+        story += _board_details(game, scenario, st, width, frame_h, marks, stars, units)
     if off_map:
         story.append(incomplete_banner(st, "set-up hexes not on the map",
                                        [f"line {i}: {h}" for i, h in off_map], width, word="CHECK"))
@@ -323,6 +609,7 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
     if scenario.reinforcements:
         story.append(Paragraph("Scenario reinforcements", st["h2"]))
         story += ooa_table(game, scenario.reinforcements, st, width)
+    story += holding_boxes(game, scenario, st, width)
     if scenario.removals:
         story.append(Paragraph("Removals", st["h3"]))
         for r in scenario.removals:

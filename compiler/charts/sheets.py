@@ -1,44 +1,54 @@
-"""Counter sheets: every counter of the manifest at true physical size, ready to print duplex.
+"""Counter sheets: every counter of the manifest at true physical size, ready to print duplex and cut.
 
-Layout
-- Each sheet is two pages: the fronts, then the backs mirrored left-right, so printing duplex
-  (flip on the long edge) puts each back behind its front. The grid is centred horizontally, so a
-  counter at x on the front sits at page_width - x - pitch on the back.
-- Counters do not touch: each one is cut on its own rectangle (`size x size` inches) and its artwork
-  runs on past the cut by a bleed on every side (edge pixels extended), so a slightly-off cut still
-  shows no white. Pitch = size + 2 x bleed. Hairline cut rectangles and crop marks in the margin.
-- Grouped by side (a side starts a new sheet), then by formation in manifest order (a formation
-  starts a new row), independents last; markers after all units, on their own sheets.
+Layout (like a die-cut sheet)
+- Counters abut in one dense grid: the cut between two neighbours is a single hairline, and every
+  row is full except where a side (or the markers) begins a new row, and the last row of a sheet.
+  Formations follow one another without gaps, in manifest order, independents after a side's
+  formations; a sheet may hold several sides. The page count is therefore close to
+  ceil(counters / cells per page).
+- Artwork runs past the sheet's outer cut lines by a bleed (edge pixels extended), so a slightly-off
+  cut along the edge shows no white; inside the grid each counter is clipped to its own square.
+- Crop marks outside the grid continue every cut line to the sheet edge.
+- Each sheet is two pages: the fronts, then the backs mirrored left-right about the page's centre,
+  so printing duplex (flip on the long edge) puts each back behind its front; the geometry is
+  exact, so the only offset is the printer's own registration.
 - Generic counters (`count` > 1) are repeated `count` times; an unknown count prints one copy and
   the per-sheet mix says the count is not printed.
-- The counter mix of each sheet is listed under its grid.
+- The counter mix of each sheet is printed under its grid, compactly: counters per formation, and the
+  labels of independent units and markers.
 
-Every counter drawn also gets an invisible text tag (`hexforge:unit:<id>:front:<k>`), so the PDF
-can be searched for a unit and tests can check that each counter appears once per side.
+Every counter drawn also gets an invisible text tag (`hexforge:unit:<id>:front:<k>`) at its square,
+so the PDF's text layer can be searched for a unit and tests can check each counter is on each face once.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
 from PIL import Image
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..render.counters import counter_image, marker_image
 from compiler.atomic import atomic_path
-from .pdf import FONT, FONT_BOLD, metadata, paper_size, register_fonts
+from .pdf import FONT, FONT_BOLD, apply_metadata, binary_streams, paper_size, register_fonts
 
 DPI = 300                     # minimum resolution of the counter bitmaps
-BLEED_IN = 1 / 16             # artwork past the cut on each side
-MARGIN_IN = 0.4               # page margin (printers need ~0.25")
-HEADER_IN = 0.45
-MIX_FONT_MAX = 7.0
+BLEED_IN = 1 / 16             # artwork past the sheet's outer cut lines
+PRINTER_MARGIN = 18.0         # points every printer can print to (0.25")
+MARK_GAP = 1.5                # points between the bleed and a crop mark
+MARK_LEN = 9.0                # points
+HEADER_H = 22.0               # points: title and instruction lines
+MIX_FONT_MAX = 6.5
 MIX_FONT_MIN = 4.5
+SCALE_BAR_H = 10.0            # points reserved at the foot for the scale bars
 TAG_PREFIX = "hexforge:"
-MIX_GAP = 0.15 * 72 + 8     # below the grid: clear of the crop marks
+TAG_FONT = 2.0
+MARKERS = "Markers"
+INDEPENDENTS = "Independent units"
 
 
 @dataclass(frozen=True)
@@ -62,23 +72,33 @@ class Group:
     pieces: tuple
 
 
+@dataclass(frozen=True)
+class Item:
+    """A piece in print order, with the run (a side, or the markers) and group it belongs to."""
+    run: str                  # the side's name, or MARKERS
+    heading: str              # formation name, INDEPENDENTS or MARKERS
+    total: int                # counters in the whole group
+    piece: Piece
+
+
 @dataclass
 class Sheet:
-    side_name: str
-    cells: list                # [(row, col, Piece)]
-    groups: list               # [(heading, [Piece])] in order, for the mix
+    side_name: str                                   # the runs on the sheet, joined
+    cells: list = field(default_factory=list)        # [(row, col, Piece)]
+    groups: list = field(default_factory=list)       # [(run, heading, [Piece], group total)] in order
 
 
 @dataclass(frozen=True)
 class Geometry:
     page_w: float
     page_h: float
-    size: float               # counter edge, points
-    bleed: float              # points
+    size: float               # counter edge = grid pitch, points
+    bleed: float              # points, past the outer cut lines
     pitch: float
     cols: int
-    x0: float                 # left edge of the first cell (cell = pitch square, cut rect inset by bleed)
-    top: float                # top edge of the first row
+    x0: float                 # left cut line of the grid
+    top: float                # top cut line of the grid
+    bottom_limit: float       # nothing of the grid's marks or mix below this
 
 
 def _copies(n: Optional[int]) -> tuple[int, bool]:
@@ -113,15 +133,21 @@ def groups(game) -> list[Group]:
                 n, known = _copies(u.count)
                 pieces.extend(Piece("unit", u, i + 1, n, known) for i in range(n))
             if pieces:
-                heading = fnames.get(fk, fk) if fk is not None else "Independent units"
+                heading = fnames.get(fk, fk) if fk is not None else INDEPENDENTS
                 out.append(Group(sid, heading, tuple(pieces)))
     pieces = []
     for m in game.markers:
         n, known = _copies(m.count)
         pieces.extend(Piece("marker", m, i + 1, n, known) for i in range(n))
     if pieces:
-        out.append(Group(None, "Markers", tuple(pieces)))
+        out.append(Group(None, MARKERS, tuple(pieces)))
     return out
+
+
+def print_order(game) -> list[Item]:
+    sides = {s.id: s.name for s in game.sides}
+    return [Item(MARKERS if g.side is None else sides.get(g.side, g.side), g.heading, len(g.pieces), p)
+            for g in groups(game) for p in g.pieces]
 
 
 def geometry(game, paper: str) -> Geometry:
@@ -130,14 +156,13 @@ def geometry(game, paper: str) -> Geometry:
     if size <= 0:
         raise ValueError(f"counter_size_in must be positive, not {game.counter_size_in}")
     bleed = BLEED_IN * 72.0
-    pitch = size + 2 * bleed
-    usable = pw - 2 * MARGIN_IN * 72
-    cols = int(usable // pitch)
+    outside = PRINTER_MARGIN + MARK_GAP + MARK_LEN + bleed     # from the paper edge to a cut line
+    cols = int((pw - 2 * outside) // size)
     if cols < 1:
         raise ValueError("counters larger than the paper")
-    x0 = (pw - cols * pitch) / 2
-    top = ph - (MARGIN_IN + HEADER_IN) * 72
-    return Geometry(pw, ph, size, bleed, pitch, cols, x0, top)
+    x0 = (pw - cols * size) / 2
+    top = ph - PRINTER_MARGIN - HEADER_H - MARK_GAP - MARK_LEN - bleed
+    return Geometry(pw, ph, size, bleed, size, cols, x0, top, PRINTER_MARGIN + SCALE_BAR_H)
 
 
 def _with_bleed(img: Image.Image, b: int) -> Image.Image:
@@ -163,8 +188,7 @@ class _Art:
     def __init__(self, game, size_in: float, bleed_in: float):
         self.game = game
         self.px = math.ceil(size_in * DPI)
-        # bleed in whole pixels, never more than the gutter allows
-        self.bpx = int(math.floor(bleed_in * self.px / size_in))
+        self.bpx = int(math.ceil(bleed_in * self.px / size_in))
         self._cache: dict = {}
 
     def get(self, piece: Piece, face: str) -> ImageReader:
@@ -180,6 +204,8 @@ class _Art:
         return r
 
 
+# -- the counter mix ------------------------------------------------------------------------------
+
 def _label(piece: Piece) -> str:
     o = piece.obj
     if piece.kind == "marker":
@@ -187,33 +213,46 @@ def _label(piece: Piece) -> str:
     return o.label or o.name or o.id
 
 
+def _count_text(n: int, total: int) -> str:
+    return f"\u00d7{n}" if n == total else f"\u00d7{n} (of {total})"
+
+
+def _listed(pieces: list) -> str:
+    """Labels in order, each with its number of copies on the sheet."""
+    seen: dict = {}
+    for p in pieces:
+        seen.setdefault((p.kind, p.id), [p, 0])[1] += 1
+    parts = []
+    for p, n in seen.values():
+        s = _label(p)
+        if not p.count_known:
+            s += " (count not printed; 1 copy)"
+        elif p.copies > 1:
+            s += " " + _count_text(n, p.copies)
+        parts.append(s)
+    return ", ".join(parts)
+
+
 def mix_lines(game, sheet: Sheet) -> list[str]:
-    """The counter mix of a sheet, one entry per group: 'Heading: label x n, ...'."""
+    """The counter mix of a sheet, one entry per run: formations with their counter counts, then the
+    labels of independent units (or markers)."""
+    runs: dict = {}
+    for run, heading, pieces, total in sheet.groups:
+        runs.setdefault(run, []).append((heading, pieces, total))
     out = []
-    for heading, pieces in sheet.groups:
-        seen: dict = {}
-        order = []
-        for p in pieces:
-            k = (p.kind, p.id)
-            if k not in seen:
-                seen[k] = [p, 0]
-                order.append(k)
-            seen[k][1] += 1
+    for run, gs in runs.items():
+        forms = [f"{h} {_count_text(len(ps), t)}" for h, ps, t in gs if h not in (INDEPENDENTS, MARKERS)]
+        listed = [(h, ps) for h, ps, _ in gs if h in (INDEPENDENTS, MARKERS)]
         parts = []
-        for k in order:
-            p, n = seen[k]
-            s = _label(p)
-            if not p.count_known:
-                s += " (count not printed; 1 copy)"
-            elif p.copies > 1:
-                s += f" \u00d7{n}" if n == p.copies else f" \u00d7{n} (of {p.copies})"
-            parts.append(s)
-        out.append(f"{heading}: " + ", ".join(parts))
+        if forms:
+            parts.append(" \u00b7 ".join(forms))
+        for h, ps in listed:
+            parts.append((f"{h.lower()}: " if run != MARKERS else "") + _listed(ps))
+        out.append(f"{run}: " + "; ".join(parts))
     return out
 
 
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
     words = text.split(" ")
     lines, cur = [], ""
     for w in words:
@@ -241,37 +280,35 @@ def _mix_layout(entries: list[str], width: float, height: float) -> Optional[tup
     return None
 
 
+def _mix_top(geo: Geometry, rows: int) -> float:
+    """The top of the mix: below the grid's bleed and crop marks."""
+    return geo.top - rows * geo.pitch - geo.bleed - MARK_GAP - MARK_LEN - 3
+
+
+def _mix_width(geo: Geometry) -> float:
+    return geo.page_w - 2 * PRINTER_MARGIN
+
+
+# -- pagination ----------------------------------------------------------------------------------
+
 def paginate(game, geo: Geometry) -> list[Sheet]:
-    """Lay the groups out into sheets; a page is shortened when its mix would not fit under it."""
+    """Lay the manifest out into sheets; a sheet is shortened by a row while its mix would not fit."""
     register_fonts()  # the mix is measured in the PDF font
-    gs = groups(game)
-    sides = {s.id: s.name for s in game.sides}
-    bottom_limit = MARGIN_IN * 72
-    max_rows = int((geo.top - bottom_limit) // geo.pitch)
+    max_rows = int((geo.top - geo.bleed - MARK_GAP - MARK_LEN - geo.bottom_limit) // geo.pitch)
     if max_rows < 1:
         raise ValueError("counters larger than the paper")
-    # split the manifest into runs that must start a new sheet (side changes, markers)
-    runs: list[tuple[str, list[Group]]] = []
-    for g in gs:
-        name = "Markers" if g.side is None else sides.get(g.side, g.side)
-        if runs and runs[-1][0] == name:
-            runs[-1][1].append(g)
-        else:
-            runs.append((name, [g]))
+    queue = print_order(game)
     sheets: list[Sheet] = []
-    for name, rgroups in runs:
-        queue = [(g.heading, list(g.pieces)) for g in rgroups]
-        while queue:
-            rows = max_rows
-            while True:
-                sheet, rest = _fill(name, queue, geo.cols, rows)
-                grid_bottom = geo.top - _rows_used(sheet) * geo.pitch
-                room = grid_bottom - bottom_limit - MIX_GAP
-                if _mix_layout(mix_lines(game, sheet), geo.page_w - 2 * MARGIN_IN * 72, room) or rows == 1:
-                    break
-                rows -= 1
-            sheets.append(sheet)
-            queue = rest
+    while queue:
+        rows = max_rows
+        while True:
+            sheet, used = _fill(queue, geo.cols, rows)
+            room = _mix_top(geo, _rows_used(sheet)) - geo.bottom_limit
+            if _mix_layout(mix_lines(game, sheet), _mix_width(geo), room) or rows == 1:
+                break
+            rows -= 1
+        sheets.append(sheet)
+        queue = queue[used:]
     return sheets
 
 
@@ -279,35 +316,34 @@ def _rows_used(sheet: Sheet) -> int:
     return (max(r for r, _, _ in sheet.cells) + 1) if sheet.cells else 0
 
 
-def _fill(name: str, queue: list, cols: int, rows: int) -> tuple[Sheet, list]:
-    sheet = Sheet(name, [], [])
-    row, col = 0, 0
-    rest = [(h, list(p)) for h, p in queue]
-    while rest:
-        heading, pieces = rest[0]
-        if col != 0:                           # a formation starts a new row
+def _fill(queue: list[Item], cols: int, rows: int) -> tuple[Sheet, int]:
+    """Place items densely, a new run (side, markers) starting a new row; (sheet, items placed)."""
+    sheet = Sheet("")
+    row, col, placed = 0, 0, 0
+    prev: Optional[Item] = None
+    for it in queue:
+        if prev is not None and it.run != prev.run and col:
             row, col = row + 1, 0
         if row >= rows:
             break
-        placed = []
-        while pieces and row < rows:
-            placed.append(pieces.pop(0))
-            sheet.cells.append((row, col, placed[-1]))
-            col += 1
-            if col == cols:
-                row, col = row + 1, 0
-        if placed:
-            sheet.groups.append((heading, placed))
-        if pieces:
-            break
-        rest.pop(0)
-        if col == 0 and row >= rows:
-            break
-    return sheet, [(h, p) for h, p in rest if p]
+        sheet.cells.append((row, col, it.piece))
+        if prev is not None and (it.run, it.heading) == (prev.run, prev.heading) and sheet.groups:
+            sheet.groups[-1][2].append(it.piece)
+        else:
+            sheet.groups.append((it.run, it.heading, [it.piece], it.total))
+        prev, placed = it, placed + 1
+        col += 1
+        if col == cols:
+            row, col = row + 1, 0
+    names = list(dict.fromkeys(g[0] for g in sheet.groups))
+    sheet.side_name = ", ".join(names)
+    return sheet, placed
 
+
+# -- drawing -------------------------------------------------------------------------------------
 
 def _cell_origin(geo: Geometry, row: int, col: int, back: bool) -> tuple[float, float]:
-    """Lower-left corner of a cell (pitch square); backs are mirrored about the page's centre."""
+    """Lower-left corner of a counter's square; backs are mirrored about the page's centre."""
     x = geo.x0 + col * geo.pitch
     if back:
         x = geo.page_w - x - geo.pitch
@@ -315,35 +351,46 @@ def _cell_origin(geo: Geometry, row: int, col: int, back: bool) -> tuple[float, 
     return x, y
 
 
-def _crop_marks(c, geo: Geometry, rows: int, cols_used: set, back: bool) -> None:
+def _clip_box(geo: Geometry, occupied: set, row: int, col: int, back: bool) -> tuple[float, float, float, float]:
+    """The square of a counter, grown by the bleed on each side where no counter neighbours it."""
+    x, y = _cell_origin(geo, row, col, back)
+    b = geo.bleed
+    left = b if (row, col - 1) not in occupied else 0.0
+    right = b if (row, col + 1) not in occupied else 0.0
+    if back:
+        left, right = right, left
+    up = b if (row - 1, col) not in occupied else 0.0
+    down = b if (row + 1, col) not in occupied else 0.0
+    return x - left, y - down, geo.pitch + left + right, geo.pitch + up + down
+
+
+def _crop_marks(c, geo: Geometry, sheet: Sheet, back: bool) -> None:
+    """A mark continuing every cut line, outside the grid's bleed, on all four sides."""
+    rows = _rows_used(sheet)
+    cols = max(col for _, col, _ in sheet.cells) + 1
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.3)
-    mark = 0.15 * 72
-    grid_top = geo.top
-    grid_bottom = geo.top - rows * geo.pitch
-    xs = set()
-    for col in cols_used:
-        x, _ = _cell_origin(geo, 0, col, back)
-        xs.add(round(x + geo.bleed, 3))
-        xs.add(round(x + geo.bleed + geo.size, 3))
-    for x in sorted(xs):
-        c.line(x, grid_top + 2, x, grid_top + 2 + mark)
-        c.line(x, grid_bottom - 2, x, grid_bottom - 2 - mark)
-    left = min(_cell_origin(geo, 0, col, back)[0] for col in cols_used)
-    right = max(_cell_origin(geo, 0, col, back)[0] for col in cols_used) + geo.pitch
-    for r in range(rows):
-        y = geo.top - (r + 1) * geo.pitch + geo.bleed
-        for yy in (y, y + geo.size):
-            c.line(left - 2 - mark, yy, left - 2, yy)
-            c.line(right + 2, yy, right + 2 + mark, yy)
+    off = geo.bleed + MARK_GAP
+    top, bottom = geo.top, geo.top - rows * geo.pitch
+    lefts = [_cell_origin(geo, 0, col, back)[0] for col in range(cols)]
+    xs = sorted({round(x, 4) for x in lefts} | {round(x + geo.pitch, 4) for x in lefts})
+    for x in xs:
+        c.line(x, top + off, x, top + off + MARK_LEN)
+        c.line(x, bottom - off, x, bottom - off - MARK_LEN)
+    left, right = min(xs), max(xs)
+    for r in range(rows + 1):
+        y = geo.top - r * geo.pitch
+        c.line(left - off - MARK_LEN, y, left - off, y)
+        c.line(right + off, y, right + off + MARK_LEN, y)
 
 
 def _scale_bar(c, geo: Geometry) -> None:
     """A 1-inch and a 2-cm bar: measure them to confirm the page printed at 100%."""
-    y = MARGIN_IN * 72 * 0.55
-    x = geo.page_w - MARGIN_IN * 72 - 72
+    y = PRINTER_MARGIN + 2
+    x = geo.page_w - PRINTER_MARGIN - 72
     c.setLineWidth(0.6)
     c.setStrokeColorRGB(0, 0, 0)
+    c.setFillColorRGB(0, 0, 0)
     c.line(x, y, x + 72, y)
     c.line(x, y - 2, x, y + 2)
     c.line(x + 72, y - 2, x + 72, y + 2)
@@ -357,61 +404,78 @@ def _scale_bar(c, geo: Geometry) -> None:
     c.drawCentredString(x2 + cm2 / 2, y + 2.5, "2 cm")
 
 
-def _page(c, game, geo: Geometry, sheet: Sheet, number: int, total: int, back: bool, art: _Art,
-          paper: str) -> None:
-    face = "back" if back else "front"
+def _header(c, game, geo: Geometry, sheet: Sheet, number: int, total: int, back: bool, paper: str) -> None:
     title = (f"{game.title} \u2014 counter sheet {number} of {total} ({'backs, mirrored' if back else 'fronts'})"
              f" \u2014 {sheet.side_name}")
     c.setFillColorRGB(0, 0, 0)
     c.setFont(FONT_BOLD, 9)
-    c.drawString(MARGIN_IN * 72, geo.page_h - MARGIN_IN * 72 - 9, title)
+    c.drawString(PRINTER_MARGIN, geo.page_h - PRINTER_MARGIN - 8, title)
     c.setFont(FONT, 6.5)
     size_in = float(game.counter_size_in)
-    c.drawString(MARGIN_IN * 72, geo.page_h - MARGIN_IN * 72 - 18,
-                 f"Counters {size_in:g}\" ({size_in * 25.4:.1f} mm), bleed {BLEED_IN:g}\" each side. "
-                 f"Print at 100% (no scaling) on {paper.upper() if paper == 'a4' else 'US Letter'}, "
-                 f"duplex, flip on long edge. Cut on the hairlines.")
+    c.drawString(PRINTER_MARGIN, geo.page_h - PRINTER_MARGIN - 17,
+                 f"Counters {size_in:g}\" ({size_in * 25.4:.1f} mm). Print at 100% (no scaling) on "
+                 f"{'A4' if paper == 'a4' else 'US Letter'}, duplex, flip on long edge. "
+                 f"Cut on the hairlines; the crop marks continue them to the sheet edge.")
+
+
+def _counters(c, geo: Geometry, sheet: Sheet, back: bool, art: _Art) -> None:
+    face = "back" if back else "front"
+    occupied = {(r, col) for r, col, _ in sheet.cells}
+    ext = geo.size * (art.px + 2 * art.bpx) / art.px
     for row, col, piece in sheet.cells:
         x, y = _cell_origin(geo, row, col, back)
-        img = art.get(piece, face)
-        ext = geo.size * (art.px + 2 * art.bpx) / art.px
+        c.saveState()
+        p = c.beginPath()
+        p.rect(*_clip_box(geo, occupied, row, col, back))
+        c.clipPath(p, stroke=0, fill=0)
         off = (geo.pitch - ext) / 2
-        c.drawImage(img, x + off, y + off, ext, ext)
+        c.drawImage(art.get(piece, face), x + off, y + off, ext, ext)
+        c.restoreState()
         # invisible tag: find a counter by id in the PDF (render mode 3 draws nothing)
-        t = c.beginText(x + geo.bleed + 1, y + geo.bleed + 1)
+        tag = f"{TAG_PREFIX}{piece.kind}:{piece.id}:{face}:{piece.copy} "
+        t = c.beginText(x + 1, y + 1)
         t.setTextRenderMode(3)
-        t.setFont(FONT, 2)
-        t.textOut(f"{TAG_PREFIX}{piece.kind}:{piece.id}:{face}:{piece.copy} ")
+        t.setFont(FONT, TAG_FONT)
+        t.setHorizScale(min(100.0, 100.0 * (geo.size - 2) / stringWidth(tag, FONT, TAG_FONT)))  # inside its square
+        t.textOut(tag)
+        t.setHorizScale(100.0)
         t.setTextRenderMode(0)  # the render mode outlives the text object: restore it
         c.drawText(t)
-    # cut rectangles
-    c.setStrokeColorRGB(0.25, 0.25, 0.25)
+    c.setStrokeColorRGB(0.2, 0.2, 0.2)
     c.setLineWidth(0.25)
     for row, col, _ in sheet.cells:
         x, y = _cell_origin(geo, row, col, back)
-        c.rect(x + geo.bleed, y + geo.bleed, geo.size, geo.size, stroke=1, fill=0)
-    rows = _rows_used(sheet)
-    if rows:
-        _crop_marks(c, geo, rows, {col for _, col, _ in sheet.cells}, back)
+        c.rect(x, y, geo.size, geo.size, stroke=1, fill=0)
+
+
+def _mix(c, game, geo: Geometry, sheet: Sheet, number: int) -> None:
+    top = _mix_top(geo, _rows_used(sheet))
+    width = _mix_width(geo)
+    lay = _mix_layout(mix_lines(game, sheet), width, top - geo.bottom_limit)
+    if lay is None:  # one row and still too long: smallest font, as many lines as fit
+        lines = [ln for e in mix_lines(game, sheet) for ln in _wrap(e, FONT, MIX_FONT_MIN, width)]
+        lay = (MIX_FONT_MIN, lines)
+    fs, lines = lay
+    c.setFillColorRGB(0, 0, 0)
+    y = top - fs
+    c.setFont(FONT_BOLD, fs)
+    c.drawString(PRINTER_MARGIN, y, f"Counter mix of sheet {number} ({len(sheet.cells)} counters):")
+    c.setFont(FONT, fs)
+    for ln in lines:
+        y -= fs * 1.2
+        if y < geo.bottom_limit:
+            break
+        c.drawString(PRINTER_MARGIN, y, ln)
+
+
+def _page(c, game, geo: Geometry, sheet: Sheet, number: int, total: int, back: bool, art: _Art,
+          paper: str) -> None:
+    _header(c, game, geo, sheet, number, total, back, paper)
+    if sheet.cells:
+        _counters(c, geo, sheet, back, art)
+        _crop_marks(c, geo, sheet, back)
     if not back:
-        grid_bottom = geo.top - rows * geo.pitch
-        room = grid_bottom - MARGIN_IN * 72 - MIX_GAP
-        width = geo.page_w - 2 * MARGIN_IN * 72
-        lay = _mix_layout(mix_lines(game, sheet), width, room)
-        if lay is None:  # one row and still too long: smallest font, as many lines as fit
-            lines = []
-            for e in mix_lines(game, sheet):
-                lines.extend(_wrap(e, FONT, MIX_FONT_MIN, width))
-            lay = (MIX_FONT_MIN, lines)
-        fs, lines = lay
-        c.setFillColorRGB(0, 0, 0)
-        y = grid_bottom - MIX_GAP - fs * 0.2
-        c.setFont(FONT_BOLD, fs)
-        c.drawString(MARGIN_IN * 72, y, f"Counter mix of sheet {number} ({len(sheet.cells)} counters):")
-        c.setFont(FONT, fs)
-        for ln in lines:
-            y -= fs * 1.2
-            c.drawString(MARGIN_IN * 72, y, ln)
+        _mix(c, game, geo, sheet, number)
     _scale_bar(c, geo)
 
 
@@ -421,13 +485,10 @@ def build_counter_sheets(game, dest: Path, paper: str = "a4",
     geo = geometry(game, paper)
     sheets = paginate(game, geo)
     art = _Art(game, float(game.counter_size_in), BLEED_IN)
-    with atomic_path(dest) as tmp:
-        c = rl_canvas.Canvas(str(tmp), pagesize=(geo.page_w, geo.page_h), invariant=1, pageCompression=1)
-        md = metadata(game, "counter sheets")
-        c.setTitle(md["title"])
-        c.setAuthor(md["author"])
-        c.setSubject(md["subject"])
-        c.setCreator(md["creator"])
+    with atomic_path(dest) as tmp, binary_streams():
+        c = rl_canvas.Canvas(str(tmp), pagesize=(geo.page_w, geo.page_h), invariant=1, pageCompression=1,
+                             initialFontName=FONT)  # not Helvetica: every font in the file is embedded
+        apply_metadata(c, game, "counter sheets")
         if not sheets:
             c.setFont(FONT_BOLD, 12)
             c.drawString(72, geo.page_h - 72, f"{game.title}: the counter manifest is empty.")

@@ -3,8 +3,11 @@
 Everything drawn comes from the model: nationality colours, a NATO-style unit-type symbol chosen
 from the free `unit.type` vocabulary, the size marker from `unit.size`, the identification, and the
 factors exactly as printed. Nothing is invented: a two-step unit whose reduced factors are not
-printed gets a back that says so, and a one-step unit's back is blank (or marked "1 step" unless
-the game declares blank backs).
+printed gets a back with its identity and a quiet "back not printed", and a one-step unit's back is
+blank (or marked "1 step" unless the game declares blank backs).
+
+Type is set on one scale per game (`type_scale`): every counter's identification, formation, factors
+and size mark each have one size and one place, so a sheet never shows a tiny name beside a large one.
 
 Output is deterministic: the same game, unit, face and size always give the same pixels (fonts are
 the Bitstream Vera files that ship inside the reportlab wheel, so no system font is consulted).
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
@@ -20,7 +24,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 __all__ = [
     "counter_image", "marker_image", "unit_colours", "classify_type", "size_marker",
-    "one_step_back_is_blank", "FRONT", "BACK", "FACES",
+    "one_step_back_is_blank", "unit_identification", "type_scale", "FRONT", "BACK", "FACES",
 ]
 
 FRONT = "front"
@@ -99,6 +103,85 @@ def _draw_text(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], t
     d.text((round(tx), round(ty)), text, font=f, fill=fill)
 
 
+# -- one type scale per game -------------------------------------------------------------------
+# Each text role (size mark, identification, factors, marker name) is set at one size for every
+# counter of the game, so a sheet never shows a tiny name beside a large one. The size is the
+# largest at which the role's texts fit, but never below TYPE_FLOOR of what the box allows: a text
+# still too wide at that size is condensed (narrowed) rather than set smaller.
+
+TYPE_FLOOR = 0.72
+
+# role boxes as fractions of the counter's inner width W: (width, height)
+_ROLE_BOX = {"size": (0.40, 0.11), "ident": (0.92, 0.12), "formation": (0.92, 0.08), "factors": (0.86, 0.23)}
+
+
+@dataclass(frozen=True)
+class TypeScale:
+    """Font sizes in pixels, for counters whose inner width is W pixels."""
+    size: int
+    ident: int
+    formation: int
+    factors: int
+
+
+def _role_size(texts, box_w: int, box_h: int, bold: bool) -> int:
+    cap = _fit("0", 1 << 20, box_h, bold).size          # what the box's height allows
+    fits = [_fit(t, box_w, box_h, bold).size for t in texts if t]
+    want = min(fits, default=cap)
+    return max(want, round(cap * TYPE_FLOOR), 4)
+
+
+_SCALES: dict = {}
+
+
+def type_scale(game, W: int) -> TypeScale:
+    """The game's shared font sizes for an inner counter width of W pixels."""
+    key = (id(game), int(W))
+    hit = _SCALES.get(key)
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    sizes, idents, formations, factors = [], [], [], []
+    for u in game.units:
+        formations.append(_formation_name(game, u))
+        dots, text = size_marker(u.size)
+        if not dots:
+            sizes.append(text)
+        idents.append(unit_identification(u))
+        for f in (u.factors, u.reduced):
+            if f is not None:
+                factors.append(f.printed)
+
+    def box(role):
+        w, h = _ROLE_BOX[role]
+        return int(W * w), int(W * h)
+
+    scale = TypeScale(_role_size(sizes, *box("size"), True), _role_size(idents, *box("ident"), True),
+                      _role_size(formations, *box("formation"), False), _role_size(factors, *box("factors"), True))
+    if len(_SCALES) > 16:
+        _SCALES.clear()
+    _SCALES[key] = (game, scale)  # the game itself is kept so that its id is not reused meanwhile
+    return scale
+
+
+def _put_text(img: Image.Image, box, text: str, font, fill, align: str = "center") -> None:
+    """`text` in `font`, centred vertically in box; narrowed to the box's width when wider."""
+    if not text:
+        return
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    bx0, by0, bx1, by1 = font.getbbox(text)
+    tw, th = bx1 - bx0, by1 - by0
+    ty = y0 + (h - th) / 2 - by0
+    if tw <= w:
+        tx = x0 - bx0 if align == "left" else x0 + (w - tw) / 2 - bx0
+        ImageDraw.Draw(img).text((round(tx), round(ty)), text, font=font, fill=fill)
+        return
+    mask = Image.new("L", (max(1, tw), max(1, th)), 0)
+    ImageDraw.Draw(mask).text((-bx0, -by0), text, font=font, fill=255)
+    mask = mask.resize((max(1, int(w)), mask.height), Image.LANCZOS)
+    img.paste(Image.new(img.mode, mask.size, fill), (round(x0), round(ty + by0)), mask)
+
+
 # -- colours -------------------------------------------------------------------------------------
 
 def _rgb(value: Optional[str], fallback):
@@ -170,6 +253,11 @@ def unit_colours(game, unit) -> tuple[tuple[int, int, int], tuple[int, int, int]
 
 def _lighter(c: tuple[int, int, int], t: float = 0.5) -> tuple[int, int, int]:
     return tuple(round(v + (255 - v) * t) for v in c)
+
+
+def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    """a moved towards b by t (0 = a, 1 = b)."""
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
 
 
 # -- unit type and size --------------------------------------------------------------------------
@@ -333,12 +421,13 @@ def _symbol(d: ImageDraw.ImageDraw, box, comps: frozenset, code: Optional[str], 
             _draw_text(d, (x0 + pad, y0 + h * 0.15, x1 - pad, y1 - h * 0.15), code, fg)
 
 
-def _size_mark(d: ImageDraw.ImageDraw, box, size: Optional[str], fg) -> None:
+def _size_mark(img: Image.Image, box, size: Optional[str], fg, font_px: int) -> None:
     dots, text = size_marker(size)
     x0, y0, x1, y1 = box
     h = y1 - y0
     cx = (x0 + x1) / 2
     if dots:
+        d = ImageDraw.Draw(img)
         r = h * 0.28
         gap = r * 2.8
         start = cx - gap * (dots - 1) / 2
@@ -347,34 +436,7 @@ def _size_mark(d: ImageDraw.ImageDraw, box, size: Optional[str], fg) -> None:
             x = start + gap * i
             d.ellipse((x - r, cy - r, x + r, cy + r), fill=fg)
     elif text:
-        _draw_text(d, box, text, fg)
-
-
-def _id_line(d: ImageDraw.ImageDraw, box, ident: str, formation: str, fg) -> None:
-    """The identification (bold) and the formation (regular) on one line, one font size."""
-    if not formation:
-        _draw_text(d, box, ident, fg)
-        return
-    if not ident:
-        _draw_text(d, box, formation, fg, bold=False)
-        return
-    x0, y0, x1, y1 = box
-    w, h = int(x1 - x0), int(y1 - y0)
-    sample = ident + "  " + formation
-    fb = _fit(sample, w, h, True)  # bold is the wider face: sizing by it always fits
-    if fb.size < 0.7 * h:
-        # too long to read on one line: the identification alone (the formation is on the sheet's mix)
-        _draw_text(d, box, ident, fg)
-        return
-    fr = _font(fb.size, False)
-    gap = fr.getlength(" ")
-    wi, wf = fb.getlength(ident), fr.getlength(formation)
-    tx = x0 + (w - (wi + gap + wf)) / 2
-    # a common baseline: the bold face's ascent
-    _, top, _, bottom = fb.getbbox(sample)
-    ty = y0 + (h - (bottom - top)) / 2 - top
-    d.text((round(tx), round(ty)), ident, font=fb, fill=fg)
-    d.text((round(tx + wi + gap), round(ty)), formation, font=fr, fill=fg)
+        _put_text(img, box, text, _font(font_px, True), fg)
 
 
 def _hexagon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
@@ -386,7 +448,7 @@ def _hexagon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> No
 _ID_IN_NAME = re.compile(r"\(([^()]+)\)\s*$")
 
 
-def _identification(unit) -> str:
+def unit_identification(unit) -> str:
     """The ID printed on the counter: `label`, else the parenthesised ID ending the printed designation."""
     if unit.label:
         return unit.label
@@ -455,27 +517,25 @@ def counter_image(game, unit, face: str, size_px: int) -> Image.Image:
     if "no-zoc" in unit.flags:
         _hexagon(d, X0 + W * 0.88, Y0 + W * 0.12, W * 0.075, (0, 0, 0))
 
-    _size_mark(d, bx(0.3, 0.04, 0.7, 0.16), unit.size, fg)
+    ts = type_scale(game, round(W))
+    _size_mark(img, bx(0.3, 0.03, 0.7, 0.14), unit.size, fg, ts.size)
     comps, code = classify_type(unit.type)
-    _symbol(d, bx(0.27, 0.18, 0.73, 0.47), comps, code, fg, bg, lw)
+    _symbol(d, bx(0.27, 0.16, 0.73, 0.43), comps, code, fg, bg, lw)
     if unit.range is not None and not (unit.factors and f"[{unit.range}]" in unit.factors.printed):
-        _draw_text(d, bx(0.76, 0.26, 0.98, 0.4), f"R{unit.range}", fg, bold=False)
+        _draw_text(d, bx(0.76, 0.24, 0.98, 0.38), f"R{unit.range}", fg, bold=False)
 
-    _id_line(d, bx(0.04, 0.49, 0.96, 0.62), _identification(unit), _formation_name(game, unit), fg)
+    # the identification, and the formation on a line of its own: the same places on every counter
+    _put_text(img, bx(0.04, 0.45, 0.96, 0.57), unit_identification(unit), _font(ts.ident, True), fg)
+    _put_text(img, bx(0.04, 0.575, 0.96, 0.655), _formation_name(game, unit), _font(ts.formation, False), fg)
 
-    fy0, fy1 = (0.63, 0.89) if exploit else (0.64, 0.96)
-    if face == FRONT:
-        if unit.factors is not None:
-            _draw_text(d, bx(0.04, fy0, 0.96, fy1), unit.factors.printed, fg)
-    elif unit.reduced is not None:
-        _draw_text(d, bx(0.04, fy0, 0.96, fy1), unit.reduced.printed, fg)
-    else:
-        # the reduced values are not printed anywhere we read: say so, never make them up
-        box = bx(0.06, fy0, 0.94, fy1)
-        d.rectangle(box, outline=fg, width=max(1, lw // 2))
-        hh = (box[3] - box[1]) / 2
-        _draw_text(d, (box[0] + lw, box[1] + lw, box[2] - lw, box[1] + hh), "reduced values", fg, bold=False)
-        _draw_text(d, (box[0] + lw, box[1] + hh, box[2] - lw, box[3] - lw), "NOT PRINTED", fg)
+    fy0, fy1 = (0.665, 0.895) if exploit else (0.67, 0.97)
+    factors = unit.factors if face == FRONT else unit.reduced
+    if factors is not None:
+        _put_text(img, bx(0.07, fy0, 0.93, fy1), factors.printed, _font(ts.factors, True), fg)
+    elif face == BACK:
+        # the reduced values are not printed anywhere we read: say so quietly, never make them up
+        _put_text(img, bx(0.1, fy0, 0.9, fy1), "back not printed", _font(round(ts.ident * 0.8), False),
+                  _blend(fg, bg, 0.45))
     return img.reduce(ss)
 
 
@@ -502,6 +562,36 @@ def _wrap(text: str, n_lines: int) -> list[str]:
     return best
 
 
+_MARKER_TOP, _MARKER_BOTTOM, _MARKER_LINES = 0.12, 0.88, 3
+
+
+def _marker_lines(marker) -> list[str]:
+    return _wrap(marker.name or marker.id, _MARKER_LINES)
+
+
+def _marker_line_height(n: int) -> float:
+    return (_MARKER_BOTTOM - _MARKER_TOP) / max(n, 2)
+
+
+def _marker_best_px(marker, S: int) -> int:
+    """The largest font at which this marker's name, wrapped, fits its plate."""
+    lines = _marker_lines(marker)
+    lh = _marker_line_height(len(lines))
+    return min(_fit(t, int(S * 0.9), int(S * lh * 0.85), True).size for t in lines)
+
+
+def marker_font_px(game, S: int) -> int:
+    """One size for every marker's name in the game (see TYPE_FLOOR), at plate size S."""
+    key = (id(game), "markers", int(S))
+    hit = _SCALES.get(key)
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    cap = _fit("0", 1 << 20, int(S * _marker_line_height(_MARKER_LINES) * 0.85), True).size
+    px = max(min((_marker_best_px(m, S) for m in game.markers), default=cap), round(cap * TYPE_FLOOR), 4)
+    _SCALES[key] = (game, px)
+    return px
+
+
 def marker_image(game, marker, size_px: int, face: str = FRONT) -> Image.Image:
     """A game-aid marker: its printed name on a neutral plate. The back (not modelled) is blank."""
     face = _face(face)
@@ -509,19 +599,12 @@ def marker_image(game, marker, size_px: int, face: str = FRONT) -> Image.Image:
     S = size_px * ss
     img = Image.new("RGB", (S, S), _MARKER_BG)
     if face == FRONT:
-        d = ImageDraw.Draw(img)
-        lines = _wrap(marker.name or marker.id, 3)
+        lines = _marker_lines(marker)
         n = len(lines)
-        top, bottom = 0.12, 0.88
-        lh = (bottom - top) / max(n, 2)
+        lh = _marker_line_height(n)
         y = 0.5 - lh * n / 2
-        # one font size for all lines: the largest that fits the longest line
-        fonts = [_fit(s, int(S * 0.9), int(S * lh * 0.85), True) for s in lines]
-        f = min(fonts, key=lambda ft: ft.size)
-        for s in lines:
-            bx0, by0, bx1, by1 = f.getbbox(s)
-            tx = (S - (bx1 - bx0)) / 2 - bx0
-            ty = S * y + (S * lh - (by1 - by0)) / 2 - by0
-            d.text((round(tx), round(ty)), s, font=f, fill=_MARKER_FG)
+        f = _font(marker_font_px(game, S), True)
+        for t in lines:
+            _put_text(img, (S * 0.05, S * y, S * 0.95, S * (y + lh)), t, f, _MARKER_FG)
             y += lh
     return img.reduce(ss)
