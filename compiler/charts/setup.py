@@ -198,14 +198,18 @@ class HexMap(Flowable):
         if outside:
             c.setStrokeColor(colors.Color(0.8, 0.8, 0.8))
             c.drawPath(self._path(c, outside, R), stroke=1, fill=0)
-        by_colour: dict = {}
-        for h in inside:
-            types = self.game.hex_terrain(h)
-            by_colour.setdefault(terrain_colour(types[0]) if types else None, []).append(h)
         c.setStrokeColor(colors.Color(0.35, 0.35, 0.35))
-        for rgb, hexes in sorted(by_colour.items(), key=lambda kv: (kv[0] is not None, kv[0] or ())):
-            c.setFillColor(_rl(UNKNOWN_PLOT_FILL if rgb is None else rgb))
+        for rgb, hexes in self._by_terrain_colour(inside):
+            c.setFillColor(_rl(rgb))
             c.drawPath(self._path(c, hexes, R), stroke=1, fill=1)
+
+    def _by_terrain_colour(self, hexes: list[str]) -> list[tuple[tuple[int, int, int], list[str]]]:
+        """Hexes grouped by the board artwork's colour of their (first) terrain; unknown terrain stays pale."""
+        groups: dict = {}
+        for h in hexes:
+            types = self.game.hex_terrain(h)
+            groups.setdefault(terrain_colour(types[0]) if types else UNKNOWN_PLOT_FILL, []).append(h)
+        return sorted(groups.items())
 
     def _draw_terrain_lines(self, c, R) -> None:
         """Roads, rails, rivers the tree lists as paths, and hexside features, as lines."""
