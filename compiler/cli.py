@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from compiler.atomic import write_atomic
-from validator.checks import all_checks, run_checks
+from validator.checks import run_checks
 from validator.diagnostics import ordered, render_json, render_text, summarise
 from validator.loader import NotAGameTree, load_game
 
@@ -85,14 +85,15 @@ def schema(directory: Path) -> None:
 @main.command(name="checks")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def list_checks(fmt: str) -> None:
-    """List every check: code, name, default severity."""
-    checks = all_checks()
+    """List every diagnostic code: reading, tree checks and the referee's rules."""
+    from validator.codes import all_codes
+    codes = all_codes()
     if fmt == "json":
-        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "help": c.help}
-                               for c in checks.values()], indent=1))
+        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "kind": c.kind,
+                                "help": c.help} for c in codes.values()], indent=1))
         return
-    for c in checks.values():
-        click.echo(f"{c.code}  {c.severity:<7}  {c.name:<32} {c.help}")
+    for c in codes.values():
+        click.echo(f"{c.code}  {c.severity:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
 
 
 def _checked_game(path: Path):
