@@ -1,7 +1,7 @@
 """The `hexforge` command: check, schema, build, charts.
 
-Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree).
-No Python traceback reaches the user for bad input.
+Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree),
+130 interrupted (Ctrl-C). No Python traceback reaches the user for bad input.
 """
 from __future__ import annotations
 
@@ -38,7 +38,18 @@ def _counts(game) -> tuple[int, int, int]:
     return len(game.files), len(game.units), game.grid.count()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C ends a command with the shell's status for SIGINT, 130 (click says 1)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nhexforge: interrupted; nothing half-written was left", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option("0.1.0", prog_name="hexforge")
 def main() -> None:
     """hexforge: check and compile hex-and-counter wargames from YAML source trees."""

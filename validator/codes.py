@@ -60,6 +60,8 @@ READ_CODES: tuple[Code, ...] = (
             "every game tree has game.yaml and map.yaml (see docs/source-format.md)", "read"),
     declare("HF006", "unreadable-file", "error",
             "a source file is a regular UTF-8 YAML text file inside the tree, of bounded size", "read"),
+    declare("HF007", "control-character", "error",
+            "remove the control or non-character code point; write the text as printed", "read"),
     declare("HF801", "erratum-does-not-apply", "error",
             "the data no longer holds what this erratum corrects: update the patch's path/from, "
             "or remove the erratum if the data already carries the correction", "read"),
