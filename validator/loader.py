@@ -88,7 +88,8 @@ def _read(root: FsPath, rel: str, diags: list[Diagnostic]):
                                 "replace the link, directory or special file with one"))
         return None
     except OSError as e:
-        diags.append(Diagnostic("HF006", "error", f"cannot read file: {e.strerror}", Loc(rel)))
+        diags.append(Diagnostic("HF006", "error", f"cannot read file: {e.strerror}", Loc(rel),
+                                "make the file readable (its permissions, or the link that leads to it)"))
         return None
     try:
         return load_text(data, rel)
