@@ -230,3 +230,43 @@ def test_limits_are_set_for_the_kinds_of_entry():
     assert reader._limit_for("buildFile.xml") == reader.MAX_XML_BYTES < reader.MAX_ENTRY_BYTES
     assert reader._limit_for("savedGame") == reader.MAX_TEXT_BYTES
     assert reader._limit_for("images/board.png") == reader.MAX_ENTRY_BYTES
+
+
+_DELIMITERS = b"\t\\;/,'\x1b0123456789-<>&\"x"
+_edits = st.lists(st.tuples(st.integers(0, 10 ** 9), st.sampled_from(["set", "delete", "insert"]),
+                            st.sampled_from(list(_DELIMITERS))), min_size=1, max_size=6)
+
+
+def _edit(data: bytes, edits) -> bytes:
+    out = bytearray(data)
+    for at, how, ch in edits:
+        i = at % len(out)
+        if how == "set":
+            out[i] = ch
+        elif how == "delete":
+            del out[i]
+        else:
+            out.insert(i, ch)
+    return bytes(out)
+
+
+@needs_logs
+@settings(max_examples=80, derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(edits=_edits, which=st.sampled_from(["buildFile.xml", "savedGame"]))
+def test_damaged_decoded_content_gives_a_read_error_or_a_reading(edits, which):
+    """Delimiters, escapes and digits edited into the decoded build file or saved game: never another error."""
+    mod = zipfile.ZipFile(AACHEN_VMOD)
+    if which == "buildFile.xml":
+        raw = zip_of({"buildFile.xml": _edit(mod.read("buildFile.xml"), edits), "moduledata": mod.read("moduledata")})
+        try:
+            read_module(raw)
+        except ReadError:
+            pass
+    else:
+        save = zipfile.ZipFile(io.BytesIO(mod.read("scenario_aachen.vsav")))
+        text = _edit(deobfuscate(save.read("savedGame")), edits)
+        try:
+            read_save(Archive(zip_of({"savedGame": obfuscate(text, 0x33)})))
+        except ReadError:
+            pass
