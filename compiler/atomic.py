@@ -40,7 +40,9 @@ def atomic_dir(dest: Path, replaceable: Callable[[str], bool]) -> Iterator[Path]
     `replaceable` accepts: a folder holding anything else is refused rather than deleted.
     """
     dest = Path(dest)
-    if dest.exists() and (not dest.is_dir() or not all(replaceable(n) for n in os.listdir(dest))):
+    if dest.exists() and not dest.is_dir():
+        raise OSError(errno.ENOTDIR, "it is a file, not a folder", str(dest))
+    if dest.exists() and not all(replaceable(n) for n in os.listdir(dest)):
         raise OSError(errno.ENOTEMPTY, "it holds files that are not charts; give a new or empty folder", str(dest))
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent))

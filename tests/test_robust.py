@@ -228,6 +228,14 @@ def test_charts_refuse_to_replace_a_folder_holding_other_files(mini, tmp_path):
     assert (out / "notes.txt").read_text() == "keep me" and os.listdir(out) == ["notes.txt"]
 
 
+def test_charts_refuse_an_out_path_that_is_a_file(mini, tmp_path):
+    out = tmp_path / "file.pdf"
+    out.write_bytes(b"%PDF mine")
+    r = CliRunner().invoke(main, ["charts", str(mini.path), "--out", str(out)])
+    assert r.exit_code == 2 and "it is a file, not a folder" in r.output
+    assert out.read_bytes() == b"%PDF mine"
+
+
 def test_charts_replace_a_previous_set_whole(mini, tmp_path):
     out = tmp_path / "outs" / "c"
     for _ in range(2):
