@@ -1,7 +1,7 @@
 """The `hexforge` command: check, schema, build, charts.
 
-Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree).
-No Python traceback reaches the user for bad input.
+Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree),
+130 interrupted (Ctrl-C). No Python traceback reaches the user for bad input.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from compiler.atomic import write_atomic
-from validator.checks import all_checks, run_checks
+from validator.checks import run_checks
 from validator.diagnostics import ordered, render_json, render_text, summarise
 from validator.loader import NotAGameTree, load_game
 
@@ -38,7 +38,18 @@ def _counts(game) -> tuple[int, int, int]:
     return len(game.files), len(game.units), game.grid.count()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C ends a command with the shell's status for SIGINT, 130 (click says 1)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nhexforge: interrupted; nothing half-written was left", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option("0.1.0", prog_name="hexforge")
 def main() -> None:
     """hexforge: check and compile hex-and-counter wargames from YAML source trees."""
@@ -85,14 +96,15 @@ def schema(directory: Path) -> None:
 @main.command(name="checks")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def list_checks(fmt: str) -> None:
-    """List every check: code, name, default severity."""
-    checks = all_checks()
+    """List every diagnostic code: reading, tree checks and the referee's rules."""
+    from validator.codes import all_codes
+    codes = all_codes()
     if fmt == "json":
-        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "help": c.help}
-                               for c in checks.values()], indent=1))
+        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "kind": c.kind,
+                                "help": c.help} for c in codes.values()], indent=1))
         return
-    for c in checks.values():
-        click.echo(f"{c.code}  {c.severity:<7}  {c.name:<32} {c.help}")
+    for c in codes.values():
+        click.echo(f"{c.code}  {c.severity:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
 
 
 def _checked_game(path: Path):

@@ -118,6 +118,7 @@ case("HF603", "tables.yaml")(lambda d: _crt(d)["rows"].append({"roll": "x", "res
 case("HF604", "tables.yaml")(lambda d: _crt(d)["rows"][1].update(roll="1-3"))
 case("HF605", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].__setitem__(0, "Q1"))
 case("HF611", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].__setitem__(2, "? / D1"))
+case("HF614", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].__setitem__(2, "?"))
 case("HF606", "tables.yaml")(lambda d: _crt(d).update(uncertain=[{"roll": "1", "column": "2:1", "note": "smudged"}]))
 case("HF607", "tec.yaml")(lambda d: d.update(complete=False, missing=["Swamp"]))
 case("HF613", "tec.yaml")(lambda d: d["notes"].pop("P"))

@@ -1,4 +1,6 @@
 """VASSAL text encodings: SequenceEncoder, nesting, AddPiece, command streams, obfuscation."""
+from pathlib import Path
+
 from hypothesis import given, strategies as st
 
 import pytest
@@ -72,3 +74,58 @@ def test_embellishment_layer_state():
     assert d[0]["images"] == ["f.png", "b.png"] and d[0]["level"] == 1 and d[0]["active"]
     # 33 fields after emb2; as Embellishment.myGetType writes them
     assert len(decode(t.type[len("emb2;"):], ";")) == 33
+
+
+# -- against strings VASSAL itself wrote -----------------------------------------------------------
+
+_LOGS = sorted((Path(__file__).resolve().parents[1] / ".." / "shared" / "vassal-logs").glob("*.vlog"))
+
+
+def _vassal_written_pieces():
+    """Every AddPiece command VASSAL 3.7.9 wrote into the real logs (prototypes expanded by VASSAL)."""
+    import zipfile
+    out = []
+    for f in _LOGS:
+        if f.name.startswith("damaged_"):
+            continue
+        text = deobfuscate(zipfile.ZipFile(f).read("savedGame")).decode("utf-8")
+        out += [c for c in decode_command(text) if c.startswith("+/") and "/stack/" not in c[:20]]
+    return out
+
+
+@pytest.mark.skipif(not _LOGS, reason="../shared/vassal-logs is not here")
+def test_vassal_written_pieces_are_reencoded_byte_for_byte():
+    from compiler.vassal.encoding import parse_add_piece
+    cmds = _vassal_written_pieces()
+    assert len(cmds) > 1000 and any("(O'Hara)" in c for c in cmds)    # a quote inside a token
+    for c in cmds:
+        pid, typ, state = parse_add_piece(c)
+        traits = [T.Trait(t, s) for t, s in zip(T.split_nested(typ), T.split_nested(state))]
+        assert add_piece(pid, T.piece_type(traits), T.piece_state(traits)) == c
+
+
+@pytest.mark.parametrize("token, written", [
+    ("'44 Ardennes", "'44 Ardennes"),        # starts with a quote only: written as it is
+    ("O'Hara", "O'Hara"),                    # as in the real log: "2-2-14 Arm Inf TF (O'Hara)"
+    ("'Hara'", "''Hara''"),                  # starts and ends with one: one more pair (SequenceEncoder.append)
+    ("'", "'''"),                            # a lone quote starts and ends with one: wrapped too
+    ("''", "''''"),
+])
+def test_a_value_starting_with_a_quote_is_encoded_as_vassal_encodes_it(token, written):
+    assert encode(["a", token, "b"], ";") == f"a;{written};b"
+    assert decode(f"a;{written};b", ";") == ["a", token, "b"]
+
+
+@pytest.mark.skipif(not _LOGS, reason="../shared/vassal-logs is not here")
+def test_a_quoted_name_in_a_vassal_written_piece_keeps_its_encoding():
+    """The real O'Hara piece with its name changed to start with a quote: only the name's token changes."""
+    from compiler.vassal.encoding import parse_add_piece
+    c = next(c for c in _vassal_written_pieces() if "(O'Hara)" in c)
+    pid, typ, state = parse_add_piece(c)
+    traits = [T.Trait(t, s) for t, s in zip(T.split_nested(typ), T.split_nested(state))]
+    basic = traits[-1]
+    f = decode(basic.type, ";")
+    renamed = traits[:-1] + [T.Trait(encode(f[:4] + ["'44 (O'Hara)'"], ";"), basic.state)]
+    out = add_piece(pid, T.piece_type(renamed), T.piece_state(renamed))
+    assert out == c.replace("2-2-14 Arm Inf TF (O'Hara)", "''44 (O'Hara)''")
+    assert T.decode_piece(*parse_add_piece(out)[1:], strict=False)[-1]["name"] == "'44 (O'Hara)'"

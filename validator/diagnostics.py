@@ -5,21 +5,25 @@ import json
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from .codes import SEVERITIES, Severity
 from .model import Loc
 
-SEVERITIES = ("error", "warning", "info")
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
 
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
-    severity: str
+    severity: Severity
     message: str
     loc: Loc
     help: Optional[str] = None
     hexes: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:     # a closed set: a misspelt severity would count as a note
+            raise ValueError(f"{self.code}: severity {self.severity!r} is not one of {SEVERITIES}")
 
     def sort_key(self):
         return (self.loc.file, self.loc.line, self.loc.column, self.code, self.message)

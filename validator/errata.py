@@ -93,9 +93,12 @@ def _apply(files, patch) -> Optional[str]:
             node, parent, key = _resolve(target, path)
             if not isinstance(parent, list):
                 return f"{_fmt(path)} is not a list entry"
-            want = patch.get("from")
-            if isinstance(want, dict) and not _matches(node, want):
-                return f"the entry at {_fmt(path)} no longer has {dict(want)}"
+            if "from" in patch:     # a dict names fields the entry must still have; anything else, the entry
+                want = patch["from"]
+                if isinstance(want, dict) and not _matches(node, want):
+                    return f"the entry at {_fmt(path)} no longer has {dict(want)}"
+                if not isinstance(want, dict) and node != want:
+                    return f"the entry at {_fmt(path)} is {node!r}, not {want!r}"
             del parent[key]
             if isinstance(parent, LocList):
                 del parent.itemlocs[key]

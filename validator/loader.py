@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path as FsPath
 from typing import Optional
 
@@ -23,7 +24,7 @@ from .model import (
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
 from .tec import read_costs
-from .yamlsrc import LocMap, SourceError, load_text
+from .yamlsrc import MAX_FILE_BYTES, LocMap, SourceError, load_text
 
 REQUIRED = ("game.yaml", "map.yaml")
 OPTIONAL = ("terrain.yaml", "places.yaml", "tec.yaml", "tables.yaml", "counters.yaml", "orders-of-arrival.yaml")
@@ -36,21 +37,61 @@ class NotAGameTree(Exception):
 
 
 def find_files(root: FsPath) -> list[str]:
-    """The tree's source files, relative, in a stable order."""
-    found = [f for f in REQUIRED + OPTIONAL if (root / f).is_file()]
+    """The tree's source file names, relative, in a stable order.
+
+    Every name is listed whatever it is (a directory, a FIFO, a dangling link): `_read` refuses
+    what is not a regular file inside the tree, with a located error, rather than skipping it.
+    """
+    found = [f for f in REQUIRED + OPTIONAL if os.path.lexists(root / f)]
     for sub in ("scenarios", "errata"):
         d = root / sub
         if d.is_dir():
-            names = sorted(n for n in os.listdir(d) if n.endswith((".yaml", ".yml")))
-            found += [f"{sub}/{n}" for n in names if (d / n).is_file()]
+            found += [f"{sub}/{n}" for n in sorted(os.listdir(d)) if n.endswith((".yaml", ".yml"))]
     return found[:MAX_FILES]
+
+
+class _NotASourceFile(Exception):
+    """A name in the tree that is not a regular file inside it."""
+
+
+def _read_bytes(root: FsPath, rel: str) -> bytes:
+    """A source file's bytes, at most MAX_FILE_BYTES + 1 of them.
+
+    Links are followed only within the tree (a link out of it is refused, so its target's content is
+    never read or echoed); the file is opened without blocking and checked to be a regular file, so
+    a FIFO or a device can neither hang the run nor be read.
+    """
+    path = root / rel
+    real = os.path.realpath(path)
+    root_real = os.path.realpath(root)
+    if os.path.islink(path) and not os.path.exists(real):
+        raise _NotASourceFile("is a symbolic link to nothing (a dangling link)")
+    if os.path.commonpath([root_real, real]) != root_real:
+        raise _NotASourceFile("is a symbolic link to a file outside the game tree; it is not read")
+    fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise _NotASourceFile("is a directory, not a YAML file")
+        if not stat.S_ISREG(st.st_mode):
+            raise _NotASourceFile("is not a regular file (a FIFO, socket or device); it is not read")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 def _read(root: FsPath, rel: str, diags: list[Diagnostic]):
     try:
-        data = (root / rel).read_bytes()
+        data = _read_bytes(root, rel)
+    except _NotASourceFile as e:
+        diags.append(Diagnostic("HF006", "error", f"{rel} {e}", Loc(rel),
+                                "a source file is a regular YAML file inside the game tree; "
+                                "replace the link, directory or special file with one"))
+        return None
     except OSError as e:
-        diags.append(Diagnostic("HF006", "error", f"cannot read file: {e.strerror}", Loc(rel)))
+        diags.append(Diagnostic("HF006", "error", f"cannot read file: {e.strerror}", Loc(rel),
+                                "make the file readable (its permissions, or the link that leads to it)"))
         return None
     try:
         return load_text(data, rel)
@@ -73,7 +114,7 @@ def load_game(path, apply_errata: bool = True) -> tuple[Optional[Game], list[Dia
         raise NotAGameTree(f"{path}: no such file or directory")
     if not root.is_dir():
         raise NotAGameTree(f"{path}: not a directory (give the game's source directory, e.g. source/bulge)")
-    if not (root / "game.yaml").is_file():
+    if not os.path.lexists(root / "game.yaml"):
         raise NotAGameTree(f"{path}: no game.yaml here, so this is not a game source tree")
     diags: list[Diagnostic] = []
     rels = find_files(root)
@@ -88,7 +129,7 @@ def load_game(path, apply_errata: bool = True) -> tuple[Optional[Game], list[Dia
         if _schema_check(kind, data, rel, diags):
             raw[rel] = data
     for req in REQUIRED:
-        if not (root / req).is_file():
+        if not os.path.lexists(root / req):
             diags.append(Diagnostic("HF005", "error", f"required file {req} is missing", Loc(req),
                                     "every game tree has game.yaml and map.yaml (see docs/source-format.md)"))
     if any(d.severity == "error" for d in diags):

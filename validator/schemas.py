@@ -24,6 +24,12 @@ _int = {"type": "integer"}
 _intn = {"type": ["integer", "null"]}
 _strs = {"type": "array", "items": _s}
 _prov = {"enum": ["printed", "inferred", "assumed"]}
+# Bounds no printed game comes near, so that a typo cannot make a build or a check run for hours.
+MAX_COUNT = 999        # counters of one kind (the largest printed mix has a few dozen of a kind)
+MAX_DISTANCE = 99      # hexes (the largest printed maps are under 100 hexes across)
+_count = {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_COUNT}
+_id = {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.+/-]*$",
+       "description": "an id: letters, digits and _ . + / - (not starting with a punctuation mark)"}
 _common = {"rule": _sn, "note": _sn, "provenance": _prov}
 
 
@@ -48,7 +54,7 @@ _DEFS = {
         unit={"type": "string", "minLength": 1},
         printed=_sn,
         state={"type": "array", "items": _s},
-        count={"type": ["integer", "null"], "minimum": 1},
+        count=_count,
         gap=_sn,
     ),
     "placements": {"type": "array", "items": {"$ref": "#/$defs/placement"}},
@@ -60,7 +66,7 @@ _DEFS = {
             "range": {**_hexes, "minItems": 2, "maxItems": 2},
             "area": _s,
             "any_area": {**_strs, "minItems": 2},
-            "within": _obj(["distance", "of"], distance={"type": "integer", "minimum": 0},
+            "within": _obj(["distance", "of"], distance={"type": "integer", "minimum": 0, "maximum": MAX_DISTANCE},
                            of={"$ref": "#/$defs/hex"}),
             "printed_location": _sn,
         },
@@ -136,7 +142,8 @@ GAME = _obj(
                  max_bonds_per_post={"type": "integer", "minimum": 1}),
         combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn),
         movement_classes=_strs,
-        other={"type": "object"},
+        other={"type": "object", "properties": {"formation_radius": {"type": "integer", "minimum": 0,
+                                                                       "maximum": MAX_DISTANCE}}},
     ),
     gaps={"type": "array", "items": _gap},
 )
@@ -253,20 +260,20 @@ COUNTERS = _obj(
         ["id", "name", "side"], id=_s, name=_s, side=_s, nationality=_sn, parent=_sn)},
     units={"type": "array", "items": _obj(
         ["id", "name", "side", "type"],
-        id={"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.+/-]*$"},
+        id=_id,
         name=_s, label=_sn, side=_s, nationality=_sn, formation=_sn, type=_s, size=_sn,
         factors=_sn, movement_class=_sn, range=_intn,
         steps={"type": "integer", "minimum": 1, "maximum": 9},
-        reduced=_sn, flags=_strs, count={"type": ["integer", "null"], "minimum": 1},
+        reduced=_sn, flags=_strs, count=_count,
         setup_code=_sn)},
-    markers={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, count=_intn, side=_sn, states=_strs)},
+    markers={"type": "array", "items": _obj(["id", "name"], id=_id, name=_s, count=_count, side=_sn, states=_strs)},
 )
 
 OOA = _obj(["orders_of_arrival"], orders_of_arrival={"type": "array", "items": {"$ref": "#/$defs/ooa"}})
 
 SCENARIO = _obj(
     ["id", "name"],
-    id=_s, name=_s,
+    id=_id, name=_s,
     boards=_strs,
     play_area={"type": ["array", "null"], "items": {"$ref": "#/$defs/box"}},
     first_turn={"anyOf": [{"$ref": "#/$defs/turn"}, {"type": "null"}]},

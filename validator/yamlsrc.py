@@ -7,6 +7,7 @@ dates and times in a rulebook are printed text.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import yaml
@@ -81,10 +82,31 @@ MAX_NODES = 2_000_000  # aliases can make a small file expand enormously ("billi
 _ScalarNode, _SequenceNode, _MappingNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 
 
+# What an escape in a double-quoted string can produce but no printed text holds, and XML 1.0 (the
+# VASSAL build file) cannot carry: C0/C1 controls but tab and newline, surrogates, non-characters.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+                        "\U0001fffe\U0001ffff\U0010fffe\U0010ffff]")
+
+
+class _ForbiddenCharacter(Exception):
+    def __init__(self, node, char: str):
+        super().__init__(char)
+        self.mark, self.char = node.start_mark, char
+
+
+def _text(node) -> str:
+    v = node.value
+    if node.style == '"':      # only an escape can bring such a character in: the reader refuses raw ones
+        bad = _FORBIDDEN.search(v)
+        if bad:
+            raise _ForbiddenCharacter(node, bad.group())
+    return v
+
+
 def _scalar(node):
     tag = node.tag
     if tag == _STR:
-        return node.value
+        return _text(node)
     if tag == _INT:
         return _SCALARS.construct_yaml_int(node)
     if tag == _FLOAT:
@@ -93,7 +115,7 @@ def _scalar(node):
         return _SCALARS.construct_yaml_bool(node)
     if tag == _NULL:
         return None
-    return node.value  # timestamps and anything else: the text as written
+    return _text(node)  # timestamps and anything else: the text as written
 
 
 def _build(node, file: str, budget: list):
@@ -135,6 +157,12 @@ def _build(node, file: str, budget: list):
     raise SourceError("HF001", f"unsupported YAML node {node.tag}", _loc(file, node.start_mark))
 
 
+def _forbidden(file: str, loc: Loc, char: str) -> SourceError:
+    return SourceError("HF007", f"text holds U+{ord(char[:1] or ' '):04X}, a control or non-character "
+                       "code point that no printed text has", loc,
+                       "remove the character (an escape such as \\x01 or \\u001b); write the text as printed")
+
+
 def load_text(data: bytes, file: str):
     """Parse one YAML document from bytes; raise SourceError with a location on any problem."""
     if len(data) > MAX_FILE_BYTES:
@@ -156,6 +184,11 @@ def load_text(data: bytes, file: str):
             node = loader.get_single_node()
         finally:
             loader.dispose()
+    except yaml.reader.ReaderError as e:     # a raw control character in the text
+        line = text.count("\n", 0, e.position) + 1
+        col = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        raise _forbidden(file, Loc(file, line, col), chr(e.character) if isinstance(e.character, int)
+                         else str(e.character)) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
@@ -168,5 +201,7 @@ def load_text(data: bytes, file: str):
                           "give the file its content or delete it")
     try:
         return _build(node, file, [MAX_NODES])
+    except _ForbiddenCharacter as e:
+        raise _forbidden(file, _loc(file, e.mark), e.char) from None
     except RecursionError:
         raise SourceError("HF001", "YAML nested too deeply", Loc(file, 1, 1)) from None

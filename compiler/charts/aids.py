@@ -144,7 +144,7 @@ def table_gaps(game, t) -> list[str]:
     for row in t.rows:
         if len(row.results) < n:
             out.append(f"roll {row.roll}: {n - len(row.results)} of {n} cells not transcribed "
-                       f"(columns {', '.join(t.columns[len(row.results):])})")
+                       "(the source does not show under which column)")
     declared = (t.extra or {}).get("missing")
     if declared:
         items = declared if isinstance(declared, (list, tuple)) else [declared]

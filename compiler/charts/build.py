@@ -2,7 +2,8 @@
 
     build_charts(game, out_dir, paper="a4", progress=None) -> [paths written]
 
-Files (all written atomically: temp file beside the target, then rename):
+The set is written into a temporary folder beside `out_dir` and renamed into place whole, so an
+interrupted run leaves the previous set (or nothing), never part of one. Files:
     counter-sheets.pdf         fronts and mirrored backs on facing pages, true size
     tables.pdf                 CRT first, then the other die-roll tables
     tec.pdf                    terrain effects chart
@@ -19,6 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Optional
 
+from compiler.atomic import atomic_dir
+
 from . import aids, setup, sheets
 from .pdf import paper_size
 from .preview import render_preview
@@ -31,8 +34,18 @@ def build_charts(game, out_dir: Path, paper: str = "a4",
     """`progress(stage, done, total)`, if given, is called as each file is written (as for build_module)."""
     paper = (paper or "a4").lower()
     paper_size(paper)  # validate before writing anything
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    final = Path(out_dir)
+    with atomic_dir(final, _is_chart_file) as tmp:
+        written = _write_charts(game, tmp, paper, progress)
+    return [final / p.name for p in written]
+
+
+def _is_chart_file(name: str) -> bool:
+    """A file a previous chart set may have left (what may be replaced with the new set)."""
+    return not name.startswith(".") and name.endswith((".pdf", ".png"))
+
+
+def _write_charts(game, out: Path, paper: str, progress) -> list[Path]:
     total = 6 + len(game.scenarios)
     step = 0
 

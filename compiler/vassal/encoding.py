@@ -11,12 +11,17 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 ESC = "\x1b"
 TAB = "\t"
 OBFUSCATION_HEADER = "!VCSK"
+
+
+class ReadError(ValueError):
+    """A module, saved game or log that cannot be read; the message names the entry and the place."""
 
 
 def encode(tokens: Iterable[Optional[str]], delim: str) -> str:
@@ -141,14 +146,26 @@ def obfuscate(data: bytes, key: int) -> bytes:
     return bytes(out)
 
 
+_NOT_HEX = re.compile(rb"[^0-9a-fA-F]")
+
+
 def deobfuscate(data: bytes) -> bytes:
-    """Plain content (not starting with the header) is returned as is, as VASSAL reads it."""
+    """Plain content (not starting with the header) is returned as is, as VASSAL reads it.
+
+    Raises ReadError, with the offset in the entry, for a stream that is not the header, a key and
+    hex digit pairs (`bytes.fromhex` alone would skip whitespace where VASSAL's reader would not).
+    """
     h = OBFUSCATION_HEADER.encode("ascii")
     if not data.startswith(h):
         return data
     body = data[len(h):]
-    if len(body) < 2 or len(body) % 2:
-        raise ValueError("obfuscated data has an odd number of hex digits")
+    bad = _NOT_HEX.search(body)
+    if bad:
+        raise ReadError(f"obfuscated data has a non-hex byte {bad.group()!r} at offset {len(h) + bad.start()}")
+    if len(body) < 2:
+        raise ReadError("obfuscated data has no key after !VCSK")
+    if len(body) % 2:
+        raise ReadError(f"obfuscated data has an odd number of hex digits (a lone digit at offset {len(data) - 1})")
     key = int(body[:2], 16)
     raw = bytes.fromhex(body[2:].decode("ascii"))
     return raw.translate(bytes(b ^ key for b in range(256)))

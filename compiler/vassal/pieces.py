@@ -1,6 +1,7 @@
 """Game pieces for a `Game`: prototypes, palette pieces and the pieces a set-up places."""
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -13,9 +14,15 @@ MARKER_PROTOTYPE = "Marker"
 
 
 def safe_name(s: str) -> str:
-    """A file-name-safe, stable form of an id."""
+    """A file-name-safe, stable form of an id, distinct for distinct ids.
+
+    An id that is already safe is kept as it is; one whose characters had to be folded (`de/inf`,
+    `de+inf`) gets a short digest of the id itself, so two such ids never share an archive entry.
+    """
     out = re.sub(r"[^A-Za-z0-9._-]+", "_", s).strip("_")
-    return out or "x"
+    if out == s and s not in (".", ".."):
+        return s
+    return f"{out or 'x'}_{hashlib.sha256(s.encode('utf-8')).hexdigest()[:8]}"
 
 
 def vassal_board_name(board) -> str:

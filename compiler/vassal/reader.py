@@ -1,31 +1,46 @@
 """Read a VASSAL module (.vmod) or saved game (.vsav) safely, for checks and tests.
 
 Safety: the archive is read in memory by entry name (nothing is ever extracted to a path the
-archive names); entry count, each entry's size and the total are bounded and every read is capped;
-XML is parsed with entity resolution, DTD loading and network access off.
+archive names); entry count, each entry's size and the total are bounded, and an entry's declared
+size is checked against the bound for its kind (XML, text, image) before a byte is decompressed;
+every read is capped at the declared size. XML is parsed with entity resolution, DTD loading and
+network access off, and a document with a DOCTYPE is refused whatever its encoding.
+
+Every failure is a `ReadError` that names the entry: a bad CRC, corrupt deflate data, XML that is not
+XML, an odd or non-hex `!VCSK` stream, text that is not UTF-8, an unknown trait.
 """
 from __future__ import annotations
 
 import io
+import lzma
+import struct
 import zipfile
+import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 from lxml import etree
 
 from . import gridrule
-from .encoding import decode, decode_command, deobfuscate, parse_add_piece
+from .encoding import ReadError, decode, decode_command, deobfuscate, parse_add_piece
 from .traits import decode_piece
 
 MAX_ENTRIES = 50_000
-MAX_ENTRY_BYTES = 256 * 1024 * 1024
-MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024
-MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024
+MAX_ENTRY_BYTES = 64 * 1024 * 1024         # an image: the largest board PNGs are a few MiB
+MAX_XML_BYTES = 16 * 1024 * 1024           # buildFile.xml of the largest module is 400 KiB
+MAX_TEXT_BYTES = 64 * 1024 * 1024          # a savedGame: a long log is a few MiB
+MAX_TOTAL_BYTES = 1024 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
+XML_ENTRIES = ("buildFile.xml", "buildFile", "moduledata", "savedata", "extensiondata")
 
-
-class ReadError(ValueError):
-    pass
+# What zipfile and its decompressors raise for a damaged archive or entry (bad CRC, corrupt
+# deflate/bzip2/lzma data, a truncated or inconsistent directory, an unsupported method, encryption).
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, lzma.LZMAError, EOFError, OSError,
+               ValueError, NotImplementedError, RuntimeError, struct.error, OverflowError, KeyError)
+# What decoding a malformed piece or command raises (a short field list, a number that is not).
+_DECODE_ERRORS = (ValueError, IndexError, KeyError, TypeError)
 
 
 def _parser() -> etree.XMLParser:
@@ -33,10 +48,46 @@ def _parser() -> etree.XMLParser:
                            huge_tree=False, remove_blank_text=False)
 
 
-def parse_xml(data: bytes) -> etree._Element:
-    if b"<!ENTITY" in data or b"<!DOCTYPE" in data:
-        raise ReadError("XML with a DOCTYPE/entities is refused")
-    return etree.fromstring(data, _parser())
+def parse_xml(data: bytes, entry: str = "XML") -> etree._Element:
+    """The root element of an XML document; ReadError (naming `entry`) for anything but plain XML.
+
+    The DOCTYPE test is made on the parsed document, not by a byte search, so an internal subset is
+    refused in any encoding (a UTF-16 file spells `<!DOCTYPE` with zero bytes between its letters).
+    Entities are never resolved, so parsing one is harmless before it is refused.
+    """
+    if len(data) > MAX_XML_BYTES:
+        raise ReadError(f"{entry}: XML of {len(data)} bytes is larger than {MAX_XML_BYTES}")
+    try:
+        root = etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as e:
+        raise ReadError(f"{entry}: not well-formed XML: {e}") from None
+    except (etree.LxmlError, ValueError) as e:
+        raise ReadError(f"{entry}: cannot be read as XML: {e}") from None
+    doc = root.getroottree().docinfo
+    if doc.doctype or doc.internalDTD is not None or doc.externalDTD is not None:
+        raise ReadError(f"{entry}: XML with a DOCTYPE (and so perhaps entities) is refused")
+    return root
+
+
+@contextmanager
+def _decoding(entry: str, what: str = "") -> Iterator[None]:
+    """Turn a decoding failure inside `entry` into a ReadError that names it."""
+    try:
+        yield
+    except ReadError as e:
+        if str(e).startswith(entry + ":"):
+            raise
+        raise ReadError(f"{entry}: {what + ': ' if what else ''}{e}") from None
+    except _DECODE_ERRORS as e:
+        raise ReadError(f"{entry}: {what + ': ' if what else ''}{e}") from None
+
+
+def _limit_for(name: str) -> int:
+    if name in XML_ENTRIES or name.endswith(".xml"):
+        return MAX_XML_BYTES
+    if name == "savedGame":
+        return MAX_TEXT_BYTES
+    return MAX_ENTRY_BYTES
 
 
 class Archive:
@@ -45,26 +96,32 @@ class Archive:
     def __init__(self, source):
         if isinstance(source, (str, Path)):
             p = Path(source)
-            if p.stat().st_size > MAX_ARCHIVE_BYTES:
-                raise ReadError("archive too large")
-            data = p.read_bytes()
+            try:
+                if p.stat().st_size > MAX_ARCHIVE_BYTES:
+                    raise ReadError(f"{p}: archive larger than {MAX_ARCHIVE_BYTES} bytes")
+                data = p.read_bytes()
+            except OSError as e:
+                raise ReadError(f"{p}: cannot read: {e.strerror}") from None
         else:
             data = bytes(source)
+            if len(data) > MAX_ARCHIVE_BYTES:
+                raise ReadError(f"archive larger than {MAX_ARCHIVE_BYTES} bytes")
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
-        except zipfile.BadZipFile as e:
-            raise ReadError(f"not a zip archive: {e}") from e
-        infos = self.zip.infolist()
+            infos = self.zip.infolist()
+        except _ZIP_ERRORS as e:
+            raise ReadError(f"not a zip archive: {e}") from None
         if len(infos) > MAX_ENTRIES:
-            raise ReadError("too many entries")
+            raise ReadError(f"too many entries ({len(infos)}; at most {MAX_ENTRIES})")
         total = 0
         self.infos = {}
         for i in infos:
-            if i.file_size > MAX_ENTRY_BYTES:
-                raise ReadError(f"entry {i.filename!r} too large")
+            if i.file_size > _limit_for(i.filename):
+                raise ReadError(f"entry {i.filename!r}: {i.file_size} bytes decoded, more than "
+                                f"{_limit_for(i.filename)} for such an entry")
             total += i.file_size
             if total > MAX_TOTAL_BYTES:
-                raise ReadError("archive expands too much")
+                raise ReadError(f"archive expands to more than {MAX_TOTAL_BYTES} bytes")
             if i.filename in self.infos:
                 raise ReadError(f"duplicate entry {i.filename!r}")
             self.infos[i.filename] = i
@@ -76,14 +133,30 @@ class Archive:
         return name in self.infos
 
     def read(self, name: str) -> bytes:
+        """An entry's bytes, at most its declared size (itself bounded); ReadError if damaged."""
         info = self.infos.get(name)
         if info is None:
             raise ReadError(f"no entry {name!r}")
-        with self.zip.open(info) as f:
-            data = f.read(info.file_size + 1)
+        try:
+            with self.zip.open(info) as f:
+                data = f.read(info.file_size + 1)
+        except _ZIP_ERRORS as e:
+            raise ReadError(f"entry {name!r} is damaged: {e}") from None
         if len(data) > info.file_size:
             raise ReadError(f"entry {name!r} is larger than declared")
         return data
+
+    def read_xml(self, name: str) -> etree._Element:
+        return parse_xml(self.read(name), name)
+
+    def read_text(self, name: str) -> str:
+        """An entry as UTF-8 text (a `!VCSK` stream deobfuscated first)."""
+        with _decoding(name):
+            raw = deobfuscate(self.read(name))
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ReadError(f"{name}: not UTF-8 text (byte {e.start} of the decoded stream)") from None
 
 
 # -- saved games ----------------------------------------------------------------------------------
@@ -112,15 +185,17 @@ class SavedGame:
     others: list[str]          # commands that are neither pieces nor begin/end_save
 
 
-def decode_saved_game(text: str) -> SavedGame:
-    cmds = decode_command(text)
+def decode_saved_game(text: str, entry: str = "savedGame") -> SavedGame:
+    with _decoding(entry, "command stream"):
+        cmds = decode_command(text)
     if not cmds or cmds[0] != "begin_save" or cmds[-1] != "end_save":
-        raise ReadError("a saved game starts with begin_save and ends with end_save")
+        raise ReadError(f"{entry}: a saved game starts with begin_save and ends with end_save")
     pieces, stacks, others = [], [], []
-    for c in cmds[1:-1]:
+    for n, c in enumerate(cmds[1:-1], 1):
         if c.startswith("+/"):
-            pid, typ, state = parse_add_piece(c)
-            tr = decode_piece(typ, state)
+            with _decoding(entry, f"command {n}"):
+                pid, typ, state = parse_add_piece(c)
+                tr = decode_piece(typ, state)
             if tr[0]["kind"] == "stack":
                 stacks.append(dict(tr[0], id=pid))
             else:
@@ -132,9 +207,9 @@ def decode_saved_game(text: str) -> SavedGame:
 
 def read_save(source) -> tuple[SavedGame, etree._Element]:
     a = source if isinstance(source, Archive) else Archive(source)
-    raw = deobfuscate(a.read("savedGame"))
-    meta = parse_xml(a.read("savedata")) if a.has("savedata") else None
-    return decode_saved_game(raw.decode("utf-8")), meta
+    text = a.read_text("savedGame")
+    meta = a.read_xml("savedata") if a.has("savedata") else None
+    return decode_saved_game(text), meta
 
 
 # -- modules ----------------------------------------------------------------------------------------
@@ -221,9 +296,14 @@ def piece_images(traits: list[dict]) -> set:
 def read_module(path) -> Module:
     a = Archive(path)
     if not a.has("buildFile.xml"):
-        raise ReadError("no buildFile.xml")
-    root = parse_xml(a.read("buildFile.xml"))
-    meta = parse_xml(a.read("moduledata"))
+        raise ReadError("no entry 'buildFile.xml': not a VASSAL module")
+    root = a.read_xml("buildFile.xml")
+    meta = a.read_xml("moduledata")
+    with _decoding("buildFile.xml"):
+        return _module(a, root, meta)
+
+
+def _module(a: Archive, root: etree._Element, meta: etree._Element) -> Module:
     P = "VASSAL.build.module."
     boards, setups_by_map, protos, slots, images, setups = [], {}, {}, [], set(), []
     for m in root.iter(P + "Map", P + "PrivateMap", P + "PlayerHand"):

@@ -1,14 +1,16 @@
 """The check registry: small named functions, one concern each, found from their code.
 
 A check is `@check("HF301", "unit-placed-twice", "error", "…")` on a function taking the
-`Context` and yielding `Finding`s. `run_checks` turns findings into Diagnostics with the check's
-code, default severity and help. Codes are stable: never reuse a retired one.
+`Context` and yielding `Finding`s; the decorator declares the code in `validator.codes`, once.
+`run_checks` turns findings into Diagnostics with the check's code, default severity and help.
+Codes are stable: never reuse a retired one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Optional
 
+from ..codes import SEVERITIES, Severity, declare
 from ..diagnostics import Diagnostic
 from ..locations import in_play
 from ..model import Game, Loc
@@ -22,14 +24,18 @@ class Finding:
     hexes: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
     help: Optional[str] = None
-    severity: Optional[str] = None      # overrides the check's default (e.g. a declared-incomplete table)
+    severity: Optional[Severity] = None  # overrides the check's default (e.g. a declared-incomplete table)
+
+    def __post_init__(self) -> None:
+        if self.severity is not None and self.severity not in SEVERITIES:
+            raise ValueError(f"severity {self.severity!r} is not one of {SEVERITIES}")
 
 
 @dataclass(frozen=True, slots=True)
 class Check:
     code: str
     name: str
-    severity: str
+    severity: Severity
     help: str
     func: Callable[["Context"], Iterable[Finding]]
 
@@ -37,11 +43,11 @@ class Check:
 REGISTRY: dict[str, Check] = {}
 
 
-def check(code: str, name: str, severity: str, help: str):
+def check(code: str, name: str, severity: Severity, help: str):
+    declared = declare(code, name, severity, help, "check")   # raises on a second declaration
+
     def register(func):
-        if code in REGISTRY:
-            raise RuntimeError(f"check code {code} registered twice")
-        REGISTRY[code] = Check(code, name, severity, help, func)
+        REGISTRY[code] = Check(code, name, declared.severity, help, func)
         return func
     return register
 

@@ -46,8 +46,10 @@ def table_cells_missing(ctx):
         n = len(t.columns)
         for row in t.rows:
             if len(row.results) < n:
+                # a short list of cells cannot tell which column lacks one: never name a column
+                gap = n - len(row.results)
                 yield Finding(row.loc, f"table {t.name}, roll {row.roll}: {len(row.results)} cells for {n} columns "
-                                       f"(missing under {', '.join(t.columns[len(row.results):])})",
+                                       f"({gap} missing; a short row does not show under which column)",
                               severity=_incomplete(t))
             elif len(row.results) > n:
                 yield Finding(row.loc, f"table {t.name}, roll {row.roll}: {len(row.results)} cells for {n} columns")
@@ -120,12 +122,27 @@ def result_not_in_key(ctx):
        "the print does not show this result; find a clean copy of the table")
 def table_result_illegible(ctx):
     for t in ctx.game.tables:
-        for row in t.rows:
-            for col, cell in zip(t.columns, row.results):
-                parts = cell.replace("/", " ").split()
-                if ILLEGIBLE in parts:
-                    yield Finding(row.loc, f"table {t.name}, roll {row.roll}, column {col}: {cell!r} has a result "
-                                           "the print does not show")
+        for row, col, cell in _illegible_cells(t):
+            yield Finding(row.loc, f"table {t.name}, roll {row.roll}, column {col}: {cell!r} has a result "
+                                   "the print does not show")
+
+
+@check("HF614", "illegible-table-declared-complete", "error",
+       "a table with a cell the print does not show is not complete: set `complete: false` and name the cell "
+       "in `missing`")
+def illegible_table_declared_complete(ctx):
+    for t in ctx.game.tables:
+        cells = _illegible_cells(t)
+        if t.complete and cells:
+            where = ", ".join(f"roll {row.roll} under {col}" for row, col, _ in cells)
+            yield Finding(t.loc, f"table {t.name} is declared complete but {len(cells)} cell(s) hold "
+                                 f"{ILLEGIBLE!r} ({where})")
+
+
+def _illegible_cells(t) -> list:
+    """(row, column, cell) for every cell holding a result the print does not show."""
+    return [(row, col, cell) for row in t.rows for col, cell in zip(t.columns, row.results)
+            if ILLEGIBLE in cell.replace("/", " ").split()]
 
 
 @check("HF606", "table-reconstruction-uncertain", "info",

@@ -81,6 +81,7 @@ def duplicate_id(ctx):
     g = ctx.game
     kinds = {
         "unit": [(u.id, u.loc) for u in g.units],
+        "marker": [(m.id, m.loc) for m in g.markers],
         "formation": [(f.id, f.loc) for f in g.formations],
         "turn": [(t.id, t.loc) for t in g.turns],
         "scenario": [(s.id, s.loc) for s in g.scenarios],
