@@ -62,6 +62,7 @@ EXACT = {
     "HF503": ("error", OOA, ("- turn: '2'", 2), (), ()),
     "HF504": ("error", OOA, ("- turn: '2'", 1), (), ()),
     "HF505": ("warning", S1, ("- turn: '4'", 1), (), ()),
+    "HF509": ("error", "game.yaml", ("name: Hover Phase", 1, -1), (), ()),
     "HF601": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF602": ("error", TAB, ("- roll: '1'", 1), (), ()),
     "HF603": ("error", TAB, ("- roll: x", 1), (), ()),
@@ -73,7 +74,10 @@ EXACT = {
     "HF609": ("warning", "places.yaml", ("- hex: '0505'", 1), ("0505",), ()),
     "HF610": ("error", "game.yaml", ("stacking:", 1), (), ()),
     "HF611": ("warning", TAB, ("- roll: '1'", 1), (), ()),
+    "HF612": ("error", TAB, ("- id: crt", 1), (), ()),
+    "HF613": ("info", "tec.yaml", ("- id: lake", 1), (), ()),
     "HF614": ("error", TAB, ("- id: crt", 1), (), ()),
+    "HF619": ("error", "tec.yaml", ("- id: ford", 1), (), ()),
     "HF701": ("warning", ERR, ("- op: set", 2), (), ()),
     "HF703": ("info", ERR, ("- id: '1'", 1), (), ()),
     "HF801": ("error", ERR, ("- op: set", 1), (), ()),
@@ -96,6 +100,10 @@ WORDS = {
     "HF601": "no row for roll(s) 4, 5, 6",
     "HF602": "roll 1: 2 cells for 3 columns (1 missing; a short row does not show under which column)",
     "HF614": "1 cell(s) hold '?' (roll 1 under 3:1)",
+    "HF509": "phase x: movement class 'hover' is not one of the game's (leg, mech)",
+    "HF612": "die '1d10' is not declared in game.yaml (declared: 1d6)",
+    "HF613": "TEC movement code 'P' has no note saying what it means: Lake (leg), Lake (mech)",
+    "HF619": "TEC row ford: cancels 'stream', which is not in the TEC",
 }
 
 
@@ -222,6 +230,8 @@ NEAR = {
     "HF503": (OOA, lambda d: d["orders_of_arrival"][0]["turns"][1].update(turn="4", printed="Turn 4")),
     "HF504": (OOA, lambda d: d["orders_of_arrival"][0]["turns"][1].update(turn="5", printed="Turn 5")),
     "HF505": (S1, lambda d: d.update(last_turn="4")),                         # arrival on the last turn
+    "HF509": ("game.yaml", lambda d: d["sequence_of_play"].append(                # a class the game has
+        {"id": "x", "name": "Hover Phase", "moves": ["mech"]})),
     "HF601": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4-6")),
     "HF602": (TAB, lambda d: base._crt(d)["rows"][0]["results"].__setitem__(2, "D2")),
     "HF603": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4, 5 or 6")),
@@ -233,8 +243,13 @@ NEAR = {
     "HF609": ("places.yaml", lambda d: d["victory"][0].update(value=0)),
     "HF610": ("game.yaml", lambda d: d["rules"]["combat"].update(table="crt")),
     "HF611": (TAB, lambda d: base._crt(d)["rows"][0]["results"].__setitem__(2, "DE / D1")),
+    "HF612": (None, lambda t: (t.edit("game.yaml", lambda d: d["dice"].append(      # another name, declared
+        {"name": "D6", "count": 1, "sides": 6})), t.edit(TAB, lambda d: base._crt(d).update(dice="D6")))),
+    "HF613": ("tec.yaml", lambda d: d["notes"].update(P="Not allowed.")),        # reworded, still explained
     "HF614": (TAB, lambda d: base._crt(d)["rows"][0]["results"].__setitem__(2, "?")
               or base._crt(d).update(complete=False, missing=["roll 1, 3:1"])),
+    "HF619": ("tec.yaml", lambda d: d["terrain"].append(                        # cancels a row the TEC has
+        {"id": "ford", "name": "Ford", "kind": "hexside", "cancels": ["river"]})),
     "HF701": (ERR, lambda d: d["items"].append({"id": "2", "wording": "turn 2", "patches": [
         {"op": "set", "file": S1, "path": ["first_turn"], "from": "1", "to": "2"}]})),
     "HF703": (ERR, lambda d: d.update(kind="official")),

@@ -205,15 +205,15 @@ TEC = _obj(
 
 # A combat result's structured effect on one side: counts are integers or "#" (the number printed
 # with the result, "DR2" -> 2).
-_count = {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "#"}]}
+_effect_count = {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "#"}]}
 _SIDE_EFFECT = {
     "type": "object", "additionalProperties": False,
     "properties": {
         "eliminated": {"type": "boolean", "description": "every unit of the side in the battle is eliminated"},
-        "steps": {**_count, "description": "steps lost"},
-        "units": {**_count, "description": "whole units eliminated, of the owner's choice"},
-        "retreat": {**_count, "description": "hexes each unit retreats"},
-        "advance": {**_count, "description": "hexes the side may advance"},
+        "steps": {**_effect_count, "description": "steps lost"},
+        "units": {**_effect_count, "description": "whole units eliminated, of the owner's choice"},
+        "retreat": {**_effect_count, "description": "hexes each unit retreats"},
+        "advance": {**_effect_count, "description": "hexes the side may advance"},
         "blocked": {"enum": ["eliminated", "deplete", "unknown"],
                     "description": "what befalls a unit that cannot complete its retreat"},
     },
