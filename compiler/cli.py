@@ -1,4 +1,4 @@
-"""The `hexforge` command: check, schema, build, charts.
+"""The `hexforge` command: check, schema, build, charts, replay.
 
 Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree),
 130 interrupted (Ctrl-C). No Python traceback reaches the user for bad input.
@@ -172,6 +172,19 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
     for f in files:
         click.echo(f"wrote {f}")
     click.echo(f"{len(files)} file(s) in {time.perf_counter() - t0:.2f}s")
+
+
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--module", type=click.Path(path_type=Path), default=None,
+              help="The .vmod the log was played with (for hex ids).")
+@click.option("--game", "game", type=click.Path(path_type=Path), default=None,
+              help="The game's source tree, e.g. source/aachen (for turn ids and unit names).")
+@click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
+def replay(log: Path, module: Path | None, game: Path | None, fmt: str) -> None:
+    """Print a VASSAL log's (.vlog, .vsav) steps as decoded, one line each, without judging them."""
+    from compiler.cli_replay import replay_command
+    sys.exit(replay_command(log, module, game, fmt))
 
 
 if __name__ == "__main__":
