@@ -353,12 +353,12 @@ def test_overlong_command_is_a_located_error(tmp_path, monkeypatch):
 
 def test_zip_bomb_is_refused(tmp_path, monkeypatch):
     from compiler.vassal import reader
-    monkeypatch.setattr(reader, "MAX_ENTRY_BYTES", 1_000_000)
+    monkeypatch.setattr(reader, "MAX_TEXT_BYTES", 1_000_000)      # savedGame is bounded as text
     bomb = write_log(tmp_path / "bomb.vlog", "begin_save\x1b" + "A" * 5_000_000 + "\x1bend_save")
     assert bomb.stat().st_size < 100_000
     with pytest.raises(LogReadError) as e:
         read_log(bomb)
-    assert "bomb.vlog" in str(e.value) and "too large" in str(e.value)
+    assert "bomb.vlog" in str(e.value) and "savedGame" in str(e.value) and "more than 1000000" in str(e.value)
 
 
 def test_doctype_in_any_encoding_is_never_resolved(tmp_path):
