@@ -283,6 +283,13 @@ def _assumptions(data, out: list, rel: str) -> None:
             stack.extend(v for v in node if isinstance(v, (dict, list)))
 
 
+def _moves(v) -> Optional[tuple[str, ...]]:
+    """A phase's `moves`: "all" or a list of movement classes; None when nothing moves in it."""
+    if v is None:
+        return None
+    return ("all",) if v == "all" else tuple(str(x) for x in v)
+
+
 def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rels: tuple) -> Game:
     g = files["game.yaml"]
     factor_names = tuple(g.get("factors") or ("attack", "defense", "movement"))
@@ -292,7 +299,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
                      for n in s["nationalities"])
         sides.append(Side(s["id"], s["name"], nats, _loc(s)))
     turns = tuple(Turn(str(t["id"]), i, t.get("date"), t.get("time"), _loc(t)) for i, t in enumerate(g["turns"]))
-    phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p)) for p in g.get("sequence_of_play") or ())
+    phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p), p.get("rule"), _moves(p.get("moves")),
+                         bool(p.get("combat"))) for p in g.get("sequence_of_play") or ())
     dice = tuple(Dice(d["name"], d["count"], d["sides"]) for d in g.get("dice") or ())
     r = g.get("rules") or LocMap()
     st = r.get("stacking") or {}
@@ -301,7 +309,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
     rules = Rules(st.get("limit"), st.get("counts", "units"), st.get("rule"),
                   tuple({**mx, "loc": _loc(mx)} for mx in r.get("mixing") or ()),
                   zoc.get("model"), cb.get("method"), cb.get("table"), _t(r.get("movement_classes")),
-                  dict(r.get("other") or {}), _loc(r))
+                  dict(r.get("other") or {}), _loc(r), dict(zoc), st.get("penalty"))
     gaps = tuple(Gap(x["id"], x["what"], x.get("rule"), x.get("severity", "warning"), x.get("note"), _loc(x))
                  for x in g.get("gaps") or ())
 

@@ -59,6 +59,9 @@ class Phase:
     name: str
     side: Optional[str]
     loc: Loc = NOWHERE
+    rule: Optional[str] = None
+    moves: Optional[tuple[str, ...]] = None   # movement classes that may move ("all"); None = no movement
+    combat: bool = False                      # combat happens in this phase (retreats, advances, overruns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,8 @@ class Rules:
     movement_classes: tuple[str, ...]
     other: dict
     loc: Loc = NOWHERE
+    zoc: dict = field(default_factory=dict)   # the zoc mapping as written (exerted_by, blocked_by, ...)
+    stacking_penalty: Optional[str] = None    # a state an over-stack takes instead of being illegal (dg)
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,7 +118,9 @@ GAME = _obj(
             text_colour={"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"})})},
     turns={"type": "array", "minItems": 1, "items": _obj(
         ["id"], id={"$ref": "#/$defs/turn"}, date=_sn, time={"enum": ["AM", "PM", None]}, label=_sn)},
-    sequence_of_play={"type": "array", "items": _obj(["id", "name"], id=_s, name=_s, side=_sn)},
+    sequence_of_play={"type": "array", "items": _obj(
+        ["id", "name"], id=_s, name=_s, side=_sn,
+        moves={"oneOf": [{"const": "all"}, _strs]}, combat={"type": "boolean"})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
