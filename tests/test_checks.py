@@ -111,6 +111,7 @@ case("HF504", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["tur
 case("HF505", S1)(lambda d: d.update(last_turn="3"))
 # -- tables ------------------------------------------------------------------------------------
 case("HF601", "tables.yaml")(lambda d: _crt(d)["rows"].pop())
+case("HF612", "tables.yaml")(lambda d: _crt(d).update(dice="1d10"))
 case("HF602", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].pop())
 case("HF603", "tables.yaml")(lambda d: _crt(d)["rows"].append({"roll": "x", "results": ["A1", "A1", "A1"]}))
 case("HF604", "tables.yaml")(lambda d: _crt(d)["rows"][1].update(roll="1-3"))

@@ -16,11 +16,12 @@ from .diagnostics import Diagnostic
 from .errata import apply_errata as apply_patches
 from .hexgrid import Board, Grid
 from .model import (
-    DRM, TEC, Area, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
+    DRM, TEC, Area, CombatRule, MixingRule, StackingRule, ZocRule, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     Path, Phase, Place, Places, Placement, Removal, ResultCode, Rules, Scenario, SetupGroup, Side,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
+from .tec import read_costs
 from .yamlsrc import LocMap, SourceError, load_text
 
 REQUIRED = ("game.yaml", "map.yaml")
@@ -195,6 +196,11 @@ def _table_notes(notes) -> tuple[str, ...]:
     return tuple(str(n) for n in notes)
 
 
+def _mixing_rule(m) -> MixingRule:
+    return MixingRule(m["kind"], _t(m.get("nationalities")), m.get("penalty"), m.get("except_state"),
+                      m.get("severity"), m.get("rule"), _loc(m))
+
+
 def _location(m) -> Location:
     w = m.get("within")
     key = next((k for k in schemas.LOCATION_KEYS if k in m), None)
@@ -309,7 +315,14 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
     rules = Rules(st.get("limit"), st.get("counts", "units"), st.get("rule"),
                   tuple({**mx, "loc": _loc(mx)} for mx in r.get("mixing") or ()),
                   zoc.get("model"), cb.get("method"), cb.get("table"), _t(r.get("movement_classes")),
-                  dict(r.get("other") or {}), _loc(r), dict(zoc), st.get("penalty"))
+                  dict(r.get("other") or {}), _loc(r),
+                  stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st),
+                                         st.get("penalty")),
+                  mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
+                  zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
+                              zoc.get("max_bonds_per_post"), _loc(zoc),
+                               zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),
+                  combat=CombatRule(cb.get("method"), cb.get("table"), cb.get("rule"), _loc(cb)))
     gaps = tuple(Gap(x["id"], x["what"], x.get("rule"), x.get("severity", "warning"), x.get("note"), _loc(x))
                  for x in g.get("gaps") or ())
 
@@ -348,7 +361,9 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             _t(e.get("movement_classes")),
             tuple(TerrainType(x["id"], x["name"], x.get("kind", "hex"), dict(x.get("movement") or {}),
                               None if x.get("combat") is None else str(x.get("combat")),
-                              dict(x.get("other") or {}), _loc(x)) for x in e["terrain"]),
+                              dict(x.get("other") or {}), _loc(x),
+                              read_costs(dict(x.get("movement") or {}), dict(e.get("notes") or {})), x.get("rule"))
+                  for x in e["terrain"]),
             dict(e.get("notes") or {}), bool(e.get("complete", True)), _t(e.get("missing")), _loc(e))
 
     tables = []
@@ -361,10 +376,10 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             _t(x["columns"]), rows, tuple(x["rolls"]) if x.get("rolls") else None,
             tuple(ResultCode(k["code"], k["meaning"], _loc(k)) for k in x.get("key") or ()),
             _t(x.get("separators")) or ("/", " "),
-            tuple(DRM(d["value"], d["when"], d.get("rule")) for d in x.get("drm") or ()),
+            tuple(DRM(d["value"], d["when"], d.get("rule"), d.get("side")) for d in x.get("drm") or ()),
             x.get("reconstruction"), _t(x.get("uncertain")), bool(x.get("complete", True)),
             {**dict(x.get("extra") or {}), **({"missing": list(x["missing"])} if x.get("missing") else {})},
-            _loc(x), _table_notes(x.get("notes"))))
+            _loc(x), _table_notes(x.get("notes")), next((d for d in dice if d.name == x.get("dice")), None)))
 
     c = files.get("counters.yaml") or {}
     default_steps = int(c.get("default_steps") or 1)

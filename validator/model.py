@@ -7,6 +7,7 @@ Values stay as printed (strings) where the rulebook prints them; parsed numbers 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Optional
 
 from .hexgrid import Grid
@@ -92,9 +93,53 @@ class Assumption:
 
 
 @dataclass(frozen=True, slots=True)
+class StackingRule:
+    """How many counters a hex holds (game.yaml rules.stacking)."""
+    limit: Optional[int]                      # None = not printed
+    counts: str                               # units | steps
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+    penalty: Optional[str] = None             # a state an over-stack takes instead of being illegal (dg)
+
+
+@dataclass(frozen=True, slots=True)
+class MixingRule:
+    """Who may stack with whom (game.yaml rules.mixing[])."""
+    kind: str                                 # nationalities-apart | divisional-integrity
+    nationalities: tuple[str, ...]            # nationalities-apart: those that never share a hex
+    penalty: Optional[str]                    # divisional-integrity: the state a mixed stack takes (dg)
+    except_state: Optional[str]               # a stack already in this state is exempt
+    severity: Optional[str]                   # error | warning: how the set-up check reports it
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class ZocRule:
+    """Zones of control (game.yaml rules.zoc). The bond fields apply to model `bonds` only."""
+    model: Optional[str]                      # standard | bonds | none; None = not printed
+    rule: Optional[str]
+    post_min_steps: Optional[int] = None      # steps a ZOC post holds at least
+    post_spacing: Optional[int] = None        # hexes between two posts a bond joins
+    max_bonds_per_post: Optional[int] = None
+    loc: Loc = NOWHERE
+    exerted_by: Optional[str] = None          # "unknown" when the tree does not say which units exert one
+    blocked_by: tuple[str, ...] = ()          # hexside features a ZOC does not extend across
+
+
+@dataclass(frozen=True, slots=True)
+class CombatRule:
+    """How combat is resolved (game.yaml rules.combat)."""
+    method: Optional[str]                     # odds | differential
+    table: Optional[str]                      # id of the table in tables.yaml
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     stacking_limit: Optional[int]
-    stacking_counts: str                      # units | steps | strength
+    stacking_counts: str                      # units | steps
     stacking_rule: Optional[str]
     mixing: tuple[dict, ...]                  # raw mixing-rule mappings (kind, ...), each with `loc`
     zoc_model: Optional[str]
@@ -103,8 +148,11 @@ class Rules:
     movement_classes: tuple[str, ...]
     other: dict
     loc: Loc = NOWHERE
-    zoc: dict = field(default_factory=dict)   # the zoc mapping as written (exerted_by, blocked_by, ...)
-    stacking_penalty: Optional[str] = None    # a state an over-stack takes instead of being illegal (dg)
+    # the same parameters typed, each with its rule number (the flat fields above are kept for callers)
+    stacking: Optional[StackingRule] = None
+    mixing_rules: tuple[MixingRule, ...] = ()
+    zoc: Optional[ZocRule] = None
+    combat: Optional[CombatRule] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +245,33 @@ class Places:
     supply_sources: tuple[SupplySource, ...]
 
 
+COST_KINDS = ("mp", "added", "prohibited", "code")
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """One TEC movement cell, read: a number of MP, or a code the TEC's notes explain.
+
+    - ``mp``: entering costs `mp` movement points ("2 MP", "1/2", "½");
+    - ``added``: `mp` is added to the cost of the hex's other terrain ("+2 MP");
+    - ``prohibited``: the class may not enter; `code` is the printed code ("P", "Prohibited") and
+      `meaning` what the notes say it means ("Prohibited.", "Not Allowed.");
+    - ``code``: another code, e.g. "ot" = "Use Other Terrain in the hex", or a footnote alone ("(b)");
+      `meaning` is None when the TEC's notes do not explain the code.
+    `notes` are the footnote markers printed in the cell ("1 MP (b)" -> ("b",)).
+    """
+    printed: str
+    kind: str                                 # one of COST_KINDS
+    mp: Optional[Fraction] = None
+    code: Optional[str] = None
+    meaning: Optional[str] = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def prohibited(self) -> bool:
+        return self.kind == "prohibited"
+
+
 @dataclass(frozen=True, slots=True)
 class TerrainType:
     id: str
@@ -206,6 +281,8 @@ class TerrainType:
     combat: Optional[str]
     other: dict
     loc: Loc = NOWHERE
+    costs: dict = field(default_factory=dict)  # movement class -> Cost (the `movement` cells, read)
+    rule: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +319,7 @@ class DRM:
     value: int
     when: str
     rule: Optional[str]
+    side: Optional[str] = None                # the side whose attacks it applies to; None = both
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +342,7 @@ class Table:
     extra: dict                               # other printed header rows (e.g. terrain rows of Aachen's CRT)
     loc: Loc = NOWHERE
     notes: tuple[str, ...] = ()               # footnotes printed with the table
+    die: Optional[Dice] = None                # the declared die `dice` names (game.yaml dice); None if none
 
 
 @dataclass(frozen=True, slots=True)

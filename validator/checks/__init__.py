@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Optional
 
 from ..diagnostics import Diagnostic
+from ..locations import in_play
 from ..model import Game, Loc
+from ..scenario_position import ScenarioPosition, position_of_scenario
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,18 +123,14 @@ class Context:
         """A predicate: is a hex in the scenario's play area? (None when every hex of every board is.)"""
         key = ("area", sc.id)
         if key not in self._memo:
-            grid = self.grid
-            boxes = sc.play_area
-            boards = set(sc.boards)
-            if boxes is None and boards == {b.id for b in grid.boards}:
-                pred = None
-            else:
-                def pred(h, boxes=boxes, boards=boards):
-                    x = grid.parse(h)
-                    if x is None or x.board not in boards:
-                        return False
-                    return boxes is None or any(b.contains(x.board, x.column, x.row) for b in boxes)
-            self._memo[key] = pred
+            self._memo[key] = in_play(self.game, sc)
+        return self._memo[key]
+
+    def scenario_position(self, sc) -> ScenarioPosition:
+        """The scenario's starting position (`validator.scenario_position`), placed once."""
+        key = ("position", sc.id)
+        if key not in self._memo:
+            self._memo[key] = position_of_scenario(self.game, sc)
         return self._memo[key]
 
     def unit_label(self, uid: str, printed: Optional[str] = None) -> str:

@@ -6,19 +6,13 @@ import re
 from . import Finding, check
 
 
-def _dice_range(dice: str | None):
-    m = re.fullmatch(r"(\d*)d(\d+)", (dice or "").strip())
-    if not m:
-        return None
-    n, s = int(m.group(1) or 1), int(m.group(2))
-    return n, n * s
-
-
 def _required_rolls(t):
+    """The rolls a table must cover: its printed `rolls`, else every total of the declared die it names."""
     if t.rolls:
         return set(range(t.rolls[0], t.rolls[1] + 1))
-    r = _dice_range(t.dice)
-    return set(range(r[0], r[1] + 1)) if r else None
+    if t.die is None:
+        return None
+    return set(range(t.die.count, t.die.count * t.die.sides + 1))
 
 
 def _incomplete(t):
@@ -37,6 +31,16 @@ def table_rolls_missing(ctx):
         if missing:
             yield Finding(t.loc, f"table {t.name}: no row for roll(s) {', '.join(map(str, missing))}",
                           severity=_incomplete(t))
+
+
+@check("HF612", "table-die-undeclared", "error",
+       "name one of the dice game.yaml declares under `dice` (e.g. 1d6), or declare the die there")
+def table_die_undeclared(ctx):
+    declared = [d.name for d in ctx.game.dice]
+    for t in ctx.game.tables:
+        if t.dice and t.die is None:
+            yield Finding(t.loc, f"table {t.name}: die {t.dice!r} is not declared in game.yaml "
+                                 f"(declared: {', '.join(declared) or 'none'})")
 
 
 @check("HF602", "table-cells-missing", "error",

@@ -24,9 +24,9 @@ def zoc_certainty(game) -> tuple[bool, str]:
     r = game.rules
     if r.zoc_model != "standard":
         return False, f"the ZOC model is {r.zoc_model or 'not given'}; only standard ZOC stops are judged"
-    if str(r.zoc.get("exerted_by", "all")) == "unknown":
+    if str(r.zoc.exerted_by if r.zoc else None) == "unknown":
         return False, "which units exert a ZOC is not printed"
-    blockers = r.zoc.get("blocked_by") or ()
+    blockers = r.zoc.blocked_by if r.zoc else ()
     if blockers and game.terrain.default is None:
         return False, f"ZOC does not extend across {', '.join(blockers)} hexsides, and the map's hexsides are not printed"
     return True, ""
@@ -228,7 +228,7 @@ def path_through_enemy_zoc(ctx, m):
     enemy = frozenset(ctx.enemies(side, exclude=c.piece)) - {m.event.dst.hex}
     zoc = _zoc_hexes(ctx, side, c.piece)
     certain, why = zoc_certainty(ctx.game)
-    rule_no = ctx.game.rules.zoc.get("rule")
+    rule_no = ctx.game.rules.zoc.rule if ctx.game.rules.zoc else None
     stopped = [h for h in leg.ends[:-1] if h in zoc]
     if stopped:
         _mark_reported(ctx, c.piece, leg)

@@ -46,13 +46,13 @@ def _judge_stacks(ctx, position, at_log_end: bool):
             continue                           # as the set-up left it (HF1005)
         names = tuple(ctx.label(c) for c in units)
         what = f"{n} {r.stacking_counts} of {_side_name(ctx, side)} in {h}, over the stacking limit of {r.stacking_limit}"
-        if r.stacking_penalty:
-            missing = [c for c in units if r.stacking_penalty not in c.state]
+        if r.stacking and r.stacking.penalty:
+            missing = [c for c in units if r.stacking.penalty not in c.state]
             if missing:
-                yield Finding(f"{what}: the rules make them {r.stacking_penalty.upper()}, and "
+                yield Finding(f"{what}: the rules make them {r.stacking.penalty.upper()}, and "
                               f"{len(missing)} of them are not marked so", hexes=(h,), units=names,
                               severity="warning", rule=r.stacking_rule, side=side,
-                              help=f"mark the over-stacked units {r.stacking_penalty.upper()} at the end of the phase")
+                              help=f"mark the over-stacked units {r.stacking.penalty.upper()} at the end of the phase")
         elif at_log_end:
             yield Finding(f"{what} when the log ends (the phase's end is not in the log)", hexes=(h,), units=names,
                           severity="warning", rule=r.stacking_rule, side=side)

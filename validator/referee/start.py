@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..model import Game, Location, Scenario
-from ..position import Counter, Position
+from ..locations import location_hexes as read_location
+from ..position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,24 +28,9 @@ class Slot:
 
 
 def location_hexes(game: Game, loc: Location) -> Optional[frozenset[str]]:
-    """The hexes a location names; None when they are not printed (an area without hexes)."""
-    g = game.grid
-    if loc.hex:
-        return frozenset((loc.hex,))
-    if loc.any_of:
-        return frozenset(loc.any_of)
-    if loc.range:
-        return frozenset(g.line(*loc.range)) or None
-    if loc.within:
-        return frozenset(g.within(loc.within[1], loc.within[0])) or None
-    areas = (loc.area,) if loc.area else (loc.any_area or ())
-    out: set[str] = set()
-    for a in areas:
-        area = game.area(a)
-        if area is None or area.hexes is None:
-            return None
-        out |= set(area.hexes)
-    return frozenset(out) if out else None
+    """The hexes a location covers (the one reading, `validator.locations`); None when not printed."""
+    hexes = read_location(game, loc)
+    return frozenset(hexes) if hexes else None
 
 
 def slots(game: Game, sc: Scenario) -> list[Slot]:
