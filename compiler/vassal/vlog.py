@@ -1,0 +1,737 @@
+"""Read a VASSAL game log (.vlog) or saved game (.vsav) into the neutral game record (validator.record).
+
+The path, as VASSAL 3.7.9 writes and replays a log (read from its source: GameState, BasicLogger,
+GameModule.decode, BasicCommandEncoder, TurnTracker, PlayerRoster, ChangePropertyCommandEncoder):
+
+    zip entry `savedGame` -> `!VCSK` de-obfuscation (or plain text) -> UTF-8 -> top-level tokens
+    split on unescaped ESC: `begin_save`, the restore snapshot, `end_save`, then one `LOG` token
+    per step (what one press of VASSAL's step-forward button replays).
+
+A step token is a command tree (GameModule.decode); its leaves are `LOG<TAB><command>`. Each
+command kind has a handler (`_HANDLERS`) that updates the reader's view of the pieces and stacks and
+appends record events. Pixels become hex ids with the module's own grid (`gridrule`) and the board
+layout the log restores; a point in a Zone or on a map without a hex grid becomes a box.
+
+Bounded: the savedGame is streamed (decompressed, de-obfuscated and split chunk by chunk), one
+top-level token is at most `MAX_TOKEN_CHARS`, command trees at most `MAX_DEPTH` deep. Player ids
+in `M/` and `PLAYER` commands are passwords: they are mapped to opaque labels and never kept.
+"""
+from __future__ import annotations
+
+import codecs
+import html
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+from validator.position import Counter, Position, Where
+from validator.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step,
+                              TurnChanged)
+
+from . import gridrule
+from .buildfile import turn_label
+from .encoding import ESC, OBFUSCATION_HEADER, decode
+from .reader import Archive, Module, ReadError, parse_board_setup, parse_xml, read_module
+from .traits import decode_piece
+
+MAX_TOKEN_CHARS = 64 * 1024 * 1024        # one step (or the restore snapshot) at most this long
+MAX_DEPTH = 64                            # command nesting
+CHUNK_BYTES = 1 << 20
+LOG_PREFIX = "LOG\t"
+
+
+class LogReadError(ReadError):
+    """A log that cannot be read, located: the file and, where known, the step."""
+
+    def __init__(self, file: str, message: str, step: Optional[int] = None):
+        self.file, self.message, self.step = file, message, step
+        where = f"{file}: step {step}" if step is not None else file
+        super().__init__(f"{where}: {message}")
+
+
+# -- bytes -> text, streamed -----------------------------------------------------------------------
+
+_NON_HEX = re.compile(rb"[^0-9a-fA-F]")
+
+
+def _entry_chunks(archive: Archive, name: str) -> Iterator[bytes]:
+    """The entry's bytes in chunks, never more than its declared size (a lying header is refused)."""
+    info = archive.infos.get(name)
+    if info is None:
+        raise ReadError(f"no {name!r} entry: not a VASSAL saved game or log")
+    left = info.file_size
+    try:
+        with archive.zip.open(info) as f:
+            while True:
+                chunk = f.read(min(CHUNK_BYTES, left + 1))
+                if not chunk:
+                    return
+                left -= len(chunk)
+                if left < 0:
+                    raise ReadError(f"entry {name!r} is larger than declared")
+                yield chunk
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
+        raise ReadError(f"entry {name!r} is damaged: {e}") from None
+
+
+def _deobfuscated(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """ObfuscatingOutputStream undone: `!VCSK`, key as 2 hex digits, then each byte XOR key as 2 hex
+    digits. Plain content (no header) passes through, as DeobfuscatingInputStream reads it."""
+    hdr = OBFUSCATION_HEADER.encode("ascii")
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= len(hdr) + 2:
+            break
+    if not head.startswith(hdr):
+        if head:
+            yield head
+        yield from chunks
+        return
+    key_hex = head[len(hdr):len(hdr) + 2]
+    if len(key_hex) < 2 or _NON_HEX.search(key_hex):
+        raise ReadError("corrupt savedGame obfuscation (no key after !VCSK)")
+    table = bytes(b ^ int(key_hex, 16) for b in range(256))
+    offset = len(hdr) + 2                  # offset in the entry of rest's first digit
+    rest = head[offset:]
+    for chunk in (c for cs in ((b"",), chunks) for c in cs):
+        rest += chunk
+        even = len(rest) - len(rest) % 2
+        if even:
+            yield _unhex(rest[:even], offset, table)
+            offset += even
+            rest = rest[even:]
+    if rest:
+        _unhex(rest, offset, table)         # a non-hex lone digit is reported as such
+        raise ReadError(f"corrupt savedGame obfuscation (odd number of hex digits: a lone digit at offset {offset})")
+
+
+def _unhex(data: bytes, at: int, table: bytes) -> bytes:
+    bad = _NON_HEX.search(data)
+    if bad:
+        raise ReadError(f"corrupt savedGame obfuscation (non-hex digit at offset {at + bad.start()})")
+    return bytes.fromhex(data.decode("ascii")).translate(table)
+
+
+def _text(chunks: Iterator[bytes]) -> Iterator[str]:
+    dec = codecs.getincrementaldecoder("utf-8")("strict")
+    try:
+        for c in chunks:
+            s = dec.decode(c)
+            if s:
+                yield s
+        s = dec.decode(b"", final=True)
+    except UnicodeDecodeError as e:
+        raise ReadError(f"savedGame is not UTF-8 text: {e.reason}") from None
+    if s:
+        yield s
+
+
+_TOP_ESC = re.compile(r"(?<!\\)\x1b")
+
+
+def top_level_tokens(chunks: Iterator[str]) -> Iterator[str]:
+    """The stream split on unescaped ESC, each token unescaped one level (SequenceEncoder.Decoder)."""
+    parts: list[str] = []
+    size = 0
+    prev = ""                               # last character of the previous chunk
+    for chunk in chunks:
+        start = 0
+        for m in _TOP_ESC.finditer(chunk):
+            i = m.start()
+            if i == 0 and prev == "\\":
+                continue                   # escaped across the chunk boundary
+            parts.append(chunk[start:i])
+            yield _unescape("".join(parts))
+            parts, size, start = [], 0, i + 1
+        if start < len(chunk):
+            parts.append(chunk[start:])
+            size += len(chunk) - start
+            if size > MAX_TOKEN_CHARS:
+                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
+        prev = chunk[-1]
+    yield _unescape("".join(parts))
+
+
+def _unescape(tok: str) -> str:
+    if "\\\x1b" in tok:
+        tok = tok.replace("\\\x1b", ESC)
+    if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'":
+        tok = tok[1:-1]
+    return tok
+
+
+def command_leaves(token: str, depth: int = 0) -> Iterator[str]:
+    """GameModule.decode's leaves in order: a token that decodes to itself is one command; otherwise
+    every token it splits into (the first too) is decoded again."""
+    if depth > MAX_DEPTH:
+        raise ReadError(f"commands nested more than {MAX_DEPTH} deep")
+    toks = decode(token, ESC)
+    if len(toks) == 1 and toks[0] == token:
+        if token:
+            yield token
+        return
+    for t in toks:
+        yield from command_leaves(t, depth + 1)
+
+
+# -- where a pixel is ------------------------------------------------------------------------------
+
+class Geometry:
+    """Map pixels -> Where, with the module's boards and the board layout the log restores."""
+
+    def __init__(self, module: Optional[Module]):
+        self.module = module
+        self.layouts: dict[str, list[tuple[str, int, int]]] = dict(module.board_setups) if module else {}
+        self._cache: dict[tuple[str, int, int], Where] = {}
+        self._origins: dict[str, dict] = {}
+
+    def set_layout(self, map_name: str, layout: list[tuple[str, int, int]]) -> None:
+        self.layouts[map_name] = layout
+        self._cache.clear()
+        self._origins.pop(map_name, None)
+
+    def where(self, map_name: Optional[str], x: int, y: int) -> Where:
+        if not map_name:
+            return Where(box="off map")
+        key = (map_name, x, y)
+        w = self._cache.get(key)
+        if w is None:
+            w = self._cache[key] = self._locate(map_name, x, y)
+        return w
+
+    def _locate(self, map_name: str, x: int, y: int) -> Where:
+        m = self.module
+        if m is None or map_name not in self.layouts:
+            return Where(box=f"{map_name} @{x},{y}")
+        layout = self.layouts[map_name]
+        if map_name not in self._origins:
+            self._origins[map_name] = m.board_positions(map_name, layout)
+        for bname, _, _ in layout:
+            b = m.board(map_name, bname)
+            bx, by = self._origins[map_name][bname]
+            if bx <= x < bx + b.width and by <= y < by + b.height:
+                lx, ly = x - bx, y - by
+                if b.zones:
+                    name = gridrule.zone_location_name(b.zones, lx, ly)
+                    if name is not None:
+                        return Where(box=name)
+                if b.grid is not None and b.numbering is not None:
+                    return Where(hex=gridrule.hex_location_name(b.grid, b.numbering, lx, ly, (b.width, b.height)))
+                return Where(box=map_name)
+        return Where(box=map_name)
+
+
+# -- the reader's view of pieces --------------------------------------------------------------------
+
+@dataclass
+class _Piece:
+    id: str
+    type: str
+    counter: Counter
+    map: Optional[str]
+    x: int
+    y: int
+    stack: Optional[str] = None
+
+
+@dataclass
+class _Stack:
+    id: str
+    map: Optional[str]
+    x: int
+    y: int
+    ids: list[str]
+
+
+def _state_names(traits: list[dict]) -> frozenset[str]:
+    """The shown side of each layer (Embellishment) past its first level, by the level's name:
+    "+ (reduced)" -> "reduced"; an unnamed level -> "<layer>-<level>"."""
+    out = set()
+    for t in traits:
+        if t["kind"] == "emb2" and t["active"] and t["level"] > 0:
+            names = t["names"]
+            raw = names[t["level"]] if t["level"] < len(names) else ""
+            name = raw.lstrip("+").strip().strip("()").strip().lower()
+            out.add(name or f"{(t['name'] or 'layer').lower()}-{t['level'] + 1}")
+    return frozenset(out)
+
+
+def _counter(pid: str, traits: list[dict]) -> Counter:
+    marks: dict[str, str] = {}
+    for t in traits:
+        if t["kind"] == "mark":
+            for k, v in t["values"].items():
+                marks.setdefault(k, v)
+    unit = marks.get("UnitId")
+    kind = "unit"
+    if not unit and marks.get("MarkerId"):
+        unit, kind = marks["MarkerId"], "marker"
+    return Counter(pid, unit or traits[-1]["name"] or pid, marks.get("Side") or None, _state_names(traits), kind)
+
+
+# -- reading state ------------------------------------------------------------------------------------
+
+@dataclass
+class _Reader:
+    file: str
+    geometry: Geometry
+    game: object = None
+    pieces: dict[str, _Piece] = field(default_factory=dict)
+    stacks: dict[str, _Stack] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)      # password -> label (never output)
+    labels: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    turn_lists: dict = field(default_factory=dict)              # tracker id -> _TrackerLevels
+    turn: Optional[TurnChanged] = None
+    turn_start: Optional[TurnChanged] = None
+    step: Optional[int] = None
+    # per step
+    events: list[Event] = field(default_factory=list)
+    undo: bool = False
+    mover: Optional[str] = None
+    rolls: dict[str, int] = field(default_factory=dict)          # dice name -> index in events
+
+    def warn(self, msg: str) -> None:
+        if len(self.warnings) < 1000:
+            self.warnings.append(f"step {self.step}: {msg}" if self.step else msg)
+
+    def where_of(self, p: _Piece) -> Where:
+        return self.geometry.where(p.map, p.x, p.y)
+
+    def label(self, password: Optional[str]) -> Optional[str]:
+        if not password:
+            return None
+        lab = self.players.get(password)
+        if lab is None:
+            lab = self.players[password] = f"player {len(self.players) + 1}"
+            self.labels.append(lab)
+        return lab
+
+    def detach(self, pid: str) -> None:
+        p = self.pieces.get(pid)
+        if p is not None and p.stack is not None:
+            s = self.stacks.get(p.stack)
+            if s is not None and pid in s.ids:
+                s.ids.remove(pid)
+            p.stack = None
+
+
+# -- command handlers: one per kind ---------------------------------------------------------------
+
+def _int(s: str) -> int:
+    return int(s) if s.lstrip("-").isdigit() else 0
+
+
+def _add_piece(r: _Reader, cmd: str) -> None:
+    toks = decode(cmd[2:], "/")
+    if len(toks) < 3:
+        r.warn("an AddPiece command without type or state is skipped")
+        return
+    pid, typ, state = toks[0], toks[1], toks[2]
+    if pid in ("", "null"):
+        r.warn("an AddPiece command without a piece id is skipped")
+        return
+    if typ == "stack":
+        st = decode(state, ";")
+        ids = [t for t in st[3:] if t and not t.startswith("@@")]
+        s = _Stack(pid, st[0] or None, _int(st[1]) if len(st) > 1 else 0, _int(st[2]) if len(st) > 2 else 0, [])
+        r.stacks[pid] = s
+        for i in ids:
+            r.detach(i)
+            p = r.pieces.get(i)
+            if p is not None:
+                p.stack = pid
+                s.ids.append(i)
+        return
+    try:
+        traits = decode_piece(typ, state, strict=False)
+    except (ValueError, IndexError) as e:
+        r.warn(f"piece {pid} cannot be decoded ({e}); skipped")
+        return
+    b = traits[-1]
+    p = _Piece(pid, typ, _counter(pid, traits), None if b["map"] in ("", "null") else b["map"], b["x"], b["y"])
+    r.detach(pid)
+    r.pieces[pid] = p
+    if r.step is not None:
+        r.events.append(Placed(p.counter, r.where_of(p)))
+
+
+def _remove_piece(r: _Reader, cmd: str) -> None:
+    pid = cmd[2:]
+    if pid in r.stacks:
+        for i in r.stacks.pop(pid).ids:
+            if i in r.pieces:
+                r.pieces[i].stack = None
+        return
+    p = r.pieces.get(pid)
+    if p is None:
+        r.warn(f"RemovePiece of unknown piece {pid}")
+        return
+    r.detach(pid)
+    del r.pieces[pid]
+    r.events.append(Removed(p.counter, r.where_of(p)))
+
+
+def _change_piece(r: _Reader, cmd: str) -> None:
+    toks = decode(cmd[2:], "/")
+    if len(toks) < 2:
+        r.warn("a ChangePiece command without a state is skipped")
+        return
+    pid, new = toks[0], toks[1]
+    if pid in r.stacks:
+        return                              # a stack's expanded/layer state: nothing for the record
+    p = r.pieces.get(pid)
+    if p is None:
+        r.warn(f"ChangePiece of unknown piece {pid}")
+        return
+    try:
+        traits = decode_piece(p.type, new, strict=False)
+    except (ValueError, IndexError) as e:
+        r.warn(f"new state of piece {pid} cannot be decoded ({e}); skipped")
+        return
+    old = p.counter
+    p.counter = _counter(pid, traits)
+    if p.counter.state != old.state or p.counter.unit != old.unit:
+        r.events.append(StateChanged(p.counter, old.state, r.where_of(p)))
+
+
+def _move_piece(r: _Reader, cmd: str) -> None:
+    t = decode(cmd[2:], "/")
+    if len(t) < 9:
+        r.warn("a MovePiece command with fewer than 9 fields is skipped")
+        return
+    pid, new_map, nx, ny, under = t[0], t[1], _int(t[2]), _int(t[3]), t[4]
+    old_map, ox, oy = t[5], _int(t[6]), _int(t[7])
+    if len(t) > 9 and t[9]:
+        mover = r.label(t[9])              # the password itself goes no further
+        r.mover = r.mover or mover
+    new_map = None if new_map == "null" else new_map
+    old_map = None if old_map == "null" else old_map
+    under = None if under in ("null", "") else under
+    src, dst = r.geometry.where(old_map, ox, oy), r.geometry.where(new_map, nx, ny)
+    if pid in r.stacks:
+        s = r.stacks[pid]
+        s.map, s.x, s.y = new_map, nx, ny
+        moving = [r.pieces[i] for i in s.ids if i in r.pieces]
+        if under is not None and under in r.pieces and r.pieces[under].stack not in (None, pid):
+            target = r.stacks.get(r.pieces[under].stack)
+            del r.stacks[pid]
+            for p in moving:
+                p.stack = target.id if target else None
+                if target:
+                    target.ids.append(p.id)
+    else:
+        p = r.pieces.get(pid)
+        if p is None:
+            r.warn(f"MovePiece of unknown piece {pid}")
+            return
+        r.detach(pid)
+        if under is not None and under in r.pieces and r.pieces[under].stack in r.stacks:
+            s = r.stacks[r.pieces[under].stack]
+            s.ids.insert(s.ids.index(under) + 1 if under in s.ids else len(s.ids), pid)
+            p.stack = s.id
+        moving = [p]
+    for p in moving:
+        p.map, p.x, p.y = new_map, nx, ny
+        r.events.append(Moved(p.counter, src, dst, under))
+
+
+_DICE_REPORT = re.compile(r"^\*+ ?(?P<name>\S.*?) = (?P<result>-?\d+(?:\s*,\s*-?\d+)*) \*+ <(?P<player>[^>]*)>\s*$")
+_PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)> - (?P<text>.*)$", re.S)
+_DICE_NAME = re.compile(r"^(\d+)d(\d+)$")
+
+
+def _dice_shape(r: _Reader, name: str) -> tuple[int, int]:
+    for d in getattr(r.game, "dice", ()) or ():
+        if d.name == name:
+            return d.count, d.sides
+    m = _DICE_NAME.match(name)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def _roll(r: _Reader, name: str, faces: tuple[int, ...], total: Optional[int]) -> None:
+    n, sides = _dice_shape(r, name)
+    ev = DieRoll(name, faces, sum(faces) if total is None else total, n, sides)
+    if name in r.rolls:
+        r.events[r.rolls[name]] = ev        # the property change refines the chat report
+    else:
+        r.rolls[name] = len(r.events)
+        r.events.append(ev)
+
+
+def _faces(text: str) -> Optional[tuple[int, ...]]:
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        return None
+
+
+def _chat(r: _Reader, cmd: str) -> None:
+    text = html.unescape(cmd[4:])
+    m = _DICE_REPORT.match(text)
+    if m:
+        faces = _faces(m.group("result"))
+        if faces is not None:
+            _roll(r, m.group("name"), faces, None)
+            return
+    m = _PLAYER_CHAT.match(text)
+    if m:
+        r.events.append(Chat(m.group("text"), m.group("player") or None))
+    elif not text.startswith("*"):
+        r.events.append(Chat(text))
+    # "* ... *" lines are VASSAL's own reports (moves, turn changes, undo): the commands say it all
+
+
+def _mutable_property(r: _Reader, cmd: str) -> None:
+    t = decode(cmd[len("MutableProperty\t"):], "\t")
+    if len(t) < 3:
+        return
+    key, value = t[0], t[2]
+    for suffix in ("_result", "_total"):
+        if key.endswith(suffix):
+            name = key[:-len(suffix)]
+            if suffix == "_result":
+                faces = _faces(value)
+                if faces is not None:
+                    prev = r.events[r.rolls[name]] if name in r.rolls else None
+                    _roll(r, name, faces, prev.total if isinstance(prev, DieRoll) and prev.faces == faces else None)
+            elif name in r.rolls and value.lstrip("-").isdigit():
+                prev = r.events[r.rolls[name]]
+                _roll(r, name, prev.faces, int(value))
+
+
+def _turn(r: _Reader, cmd: str) -> None:
+    t = decode(cmd, "\t")
+    if len(t) < 2:
+        return
+    r.turn = _turn_of(r, t[0][len("TURN"):], t[1])
+    if r.step is not None:
+        r.events.append(r.turn)
+
+
+def _turn_of(r: _Reader, tracker: str, state: str) -> TurnChanged:
+    """TurnTracker.getState: currentLevel | level states; ListTurnLevel state: current;currentSubLevel;
+    first;active...;sub-level states. Level 1 is the turn, its first sub-level (if any) the phase."""
+    levels = decode(state, "|")
+    if len(levels) < 2:
+        return TurnChanged(None)
+    turn_state = decode(levels[1], ";")
+    ti = _int(turn_state[0]) if turn_state else 0
+    pi = None
+    if len(turn_state) > 4 and turn_state[4]:
+        sub = decode(turn_state[4], ";")
+        pi = _int(sub[0]) if sub else None
+    tl = r.turn_lists.get(tracker)
+    label = _at(tl.turns, ti) if tl else None
+    phase_label = _at(tl.phases, pi) if tl and pi is not None else None
+    turn = _tree_turn(r.game, label, ti)
+    phase = None
+    if pi is not None:
+        phases = getattr(r.game, "phases", ()) or ()
+        phase = phases[pi].id if 0 <= pi < len(phases) else phase_label
+    printed = None
+    if label is not None:
+        printed = (tl.format.replace("$level1$", label).replace("$level2$", phase_label or "").strip())
+    return TurnChanged(turn, phase, printed)
+
+
+def _at(items: list[str], i: int) -> Optional[str]:
+    return items[i] if 0 <= i < len(items) else None
+
+
+def _tree_turn(game, label: Optional[str], index: int) -> Optional[str]:
+    """The tree's turn id: the turn whose module label is `label`, else the turn at that position."""
+    turns = getattr(game, "turns", ()) or ()
+    for t in turns:
+        if label is not None and turn_label(t) == label:
+            return t.id
+    if 0 <= index < len(turns):
+        return turns[index].id
+    return label if label is not None else str(index + 1)
+
+
+def _player(r: _Reader, cmd: str) -> None:
+    t = decode(cmd[len("PLAYER\t"):], "\t")
+    password, side = t[0] if t else "", t[2] if len(t) > 2 else ""
+    if not password:
+        return
+    sid = None
+    for s in getattr(r.game, "sides", ()) or ():
+        if side in (s.id, s.name):
+            sid = s.id
+    if sid or side:
+        old = r.players.get(password)
+        r.players[password] = sid or side
+        if old in r.labels:
+            r.labels.remove(old)
+        if r.players[password] not in r.labels:
+            r.labels.append(r.players[password])
+    else:
+        r.label(password)
+
+
+def _undo(r: _Reader, cmd: str) -> None:
+    if cmd.endswith("true"):
+        r.undo = True
+
+
+def _board_picker(r: _Reader, cmd: str) -> None:
+    try:
+        head, layout = parse_board_setup(cmd)
+    except (ValueError, IndexError):
+        r.warn("a board layout that cannot be read is ignored")
+        return
+    r.geometry.set_layout(head[:-len("BoardPicker")], layout)
+
+
+def _skip(r: _Reader, cmd: str) -> None:
+    pass
+
+
+_HANDLERS: tuple[tuple[str, Callable[[_Reader, str], None]], ...] = (
+    ("M/", _move_piece), ("+/", _add_piece), ("-/", _remove_piece), ("D/", _change_piece),
+    ("CHAT", _chat), ("MutableProperty\t", _mutable_property), ("TURN", _turn),
+    ("PLAYER\t", _player), ("PYREMOVE\t", _skip), ("UNDO\t", _undo), ("null", _skip),
+    ("begin_save", _skip), ("end_save", _skip),
+)
+_BOARD_PICKER = re.compile(r"^[^\t]*BoardPicker\t")
+
+
+def _dispatch(r: _Reader, cmd: str) -> None:
+    if cmd.startswith(LOG_PREFIX):
+        cmd = cmd[len(LOG_PREFIX):]
+    for prefix, handler in _HANDLERS:
+        if cmd.startswith(prefix):
+            handler(r, cmd)
+            return
+    if _BOARD_PICKER.match(cmd):
+        _board_picker(r, cmd)
+
+
+# -- the record ---------------------------------------------------------------------------------------
+
+def _metadata(archive: Archive, warnings: list[str]) -> tuple[Optional[str], Optional[str]]:
+    """(module "name version", engine "VASSAL x.y.z") from moduledata/savedata; XML with a DOCTYPE is
+    refused (never parsed, never resolved) and reported as a warning."""
+    module = engine = None
+    for entry in ("moduledata", "savedata"):
+        if not archive.has(entry):
+            continue
+        try:
+            root = parse_xml(archive.read(entry))
+        except ReadError as e:
+            warnings.append(f"{entry} ignored: {e}")
+            continue
+        except Exception as e:                         # lxml's XMLSyntaxError and friends
+            warnings.append(f"{entry} ignored: not readable XML ({type(e).__name__})")
+            continue
+        name, version, vv = root.findtext("name"), root.findtext("version"), root.findtext("VassalVersion")
+        if entry == "moduledata" and name:
+            module = f"{name} {version}".strip() if version else name
+        if vv and engine is None or entry == "savedata" and vv:
+            engine = f"VASSAL {vv}"
+    return module, engine
+
+
+@dataclass(frozen=True)
+class _TrackerLevels:
+    format: str                              # the tracker's turnFormat ("Turn $level1$")
+    turns: list[str]
+    phases: list[str]
+
+
+def _turn_lists(module: Optional[Module]) -> dict[str, _TrackerLevels]:
+    """Tracker id -> its turn labels and phase labels (first sub-level), from the module's TurnTrackers
+    (VASSAL ids them TurnTracker0, TurnTracker1, ... in build order)."""
+    if module is None:
+        return {}
+    P = "VASSAL.build.module.turn."
+    out = {}
+    for i, tt in enumerate(module.root.iter(P + "TurnTracker")):
+        level = tt.find(P + "ListTurnLevel")
+        if level is None:
+            continue
+        sub = level.find(P + "ListTurnLevel")
+        out[f"TurnTracker{i}"] = _TrackerLevels(
+            tt.get("turnFormat", "$level1$ $level2$ $level3$ $level4$"), decode(level.get("list", ""), ","),
+            decode(sub.get("list", ""), ",") if sub is not None else [])
+    return out
+
+
+def read_log(path, module=None, game=None) -> GameRecord:
+    """A `.vlog` (or `.vsav`, no steps) as a GameRecord. `module`: the .vmod path (or a read Module) the
+    log was played with, for hexes; `game`: the validator.model.Game, for turn/phase ids and dice.
+    Raises LogReadError (located) for anything unreadable."""
+    file = str(path)
+    try:
+        mod = module if isinstance(module, Module) or module is None else read_module(module)
+    except (ReadError, OSError) as e:
+        raise LogReadError(str(module), f"cannot read the module: {e}") from None
+    except Exception as e:
+        raise LogReadError(str(module), f"cannot read the module ({type(e).__name__}: {e})") from None
+    try:
+        archive = Archive(Path(path))
+    except OSError as e:
+        raise LogReadError(file, f"cannot read: {e.strerror or e}") from None
+    except ReadError as e:
+        raise LogReadError(file, f"not a readable zip (truncated or not a VASSAL log): {e}") from None
+    warnings: list[str] = []
+    module_name, engine = _metadata(archive, warnings)
+    if mod is None:
+        warnings.append("no module given: places are map names and pixels, not hexes")
+    r = _Reader(file, Geometry(mod), game, turn_lists=_turn_lists(mod), warnings=warnings)
+    try:
+        steps = _read_stream(r, archive)
+    except LogReadError:
+        raise
+    except ReadError as e:
+        raise LogReadError(file, str(e), r.step) from None
+    except RecursionError:
+        raise LogReadError(file, "commands nested too deeply", r.step) from None
+    start, steps_ = steps
+    return GameRecord(file, module_name, engine, start, r.turn_start.turn if r.turn_start else None,
+                      r.turn_start.phase if r.turn_start else None, tuple(steps_), tuple(r.labels),
+                      tuple(r.warnings))
+
+
+def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
+    tokens = top_level_tokens(_text(_deobfuscated(_entry_chunks(archive, "savedGame"))))
+    first = next(tokens, None)
+    if first != "begin_save":
+        raise ReadError("savedGame does not start with begin_save: not a VASSAL saved game or log")
+    for tok in tokens:
+        if tok == "end_save":
+            break
+        for leaf in command_leaves(tok):
+            _dispatch(r, leaf)
+    else:
+        raise ReadError("the restore snapshot has no end_save (truncated)")
+    r.turn_start = r.turn
+    start = Position.of((p.counter, r.where_of(p)) for p in _stacking_order(r))
+    steps: list[Step] = []
+    for tok in tokens:
+        if not tok:
+            continue                       # an empty token (NullCommand) is not a step VASSAL replays
+        n = len(steps) + 1
+        r.step, r.events, r.undo, r.mover, r.rolls = n, [], False, None, {}
+        for leaf in command_leaves(tok):
+            _dispatch(r, leaf)
+        steps.append(Step(n, tuple(r.events), r.undo, r.mover))
+    return start, steps
+
+
+def _stacking_order(r: _Reader) -> list[_Piece]:
+    """Pieces bottom first within each stack, as the restored stacks list them."""
+    seen: set[str] = set()
+    out: list[_Piece] = []
+    for s in r.stacks.values():
+        for i in s.ids:
+            if i in r.pieces and i not in seen:
+                seen.add(i)
+                out.append(r.pieces[i])
+    out += [p for pid, p in r.pieces.items() if pid not in seen]
+    return out
