@@ -8,7 +8,7 @@ restores the state before the step it undoes and withdraws that step's findings.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from ..codes import CODES
@@ -73,6 +73,7 @@ class Replay:
     costs: dict
     legs: dict = field(default_factory=dict)          # piece -> Leg (this phase)
     touched: set = field(default_factory=set)         # pieces moved or placed during the log
+    entered: dict = field(default_factory=dict)       # piece -> step it last entered its hex
     removed: dict = field(default_factory=dict)       # piece -> (step, Counter, Where)
     arrived: dict = field(default_factory=dict)       # piece -> step
     arrivals_used: dict = field(default_factory=dict) # (order index, arrival index, unit) -> count used
@@ -206,8 +207,8 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
 
 
 def _snapshot(ctx: Replay) -> dict:
-    return {"position": ctx.position, "turn": ctx.turn, "tracker": replace(ctx.tracker),
-            "legs": dict(ctx.legs), "touched": set(ctx.touched), "removed": dict(ctx.removed),
+    return {"position": ctx.position, "turn": ctx.turn, "tracker": copy.copy(ctx.tracker),
+            "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
             "arrived": dict(ctx.arrived), "arrivals_used": dict(ctx.arrivals_used),
             "memo": copy.copy(ctx.memo)}
 
@@ -286,11 +287,13 @@ def _change_position(ctx: Replay, step: Step, ev) -> None:
         c = ev.counter
         ctx.position = ctx.position.placed(c, ev.dst)
         ctx.touched.add(c.piece)
+        ctx.entered[c.piece] = step.index
         if ev.src.hex is None and ev.dst.hex is not None:
             ctx.arrived[c.piece] = step.index
     elif isinstance(ev, Placed):
         ctx.position = ctx.position.placed(ev.counter, ev.where)
         ctx.touched.add(ev.counter.piece)
+        ctx.entered[ev.counter.piece] = step.index
         if ev.where.hex is not None:
             ctx.arrived[ev.counter.piece] = step.index
     elif isinstance(ev, Removed):

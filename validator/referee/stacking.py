@@ -39,11 +39,29 @@ def over_limit(ctx, position):
             yield h, side, units, n
 
 
+def inherited(ctx, units) -> bool:
+    """The stack is (part of) one stack the start position already held over the limit, still in its
+    hex or moved there as one stack: the set-up's doing, not the players' (HF1005 reports it)."""
+    if "start_over" not in ctx.memo:
+        ctx.memo["start_over"] = {c.piece: h for h, _, us, _ in over_limit(ctx, ctx.record.start) for c in us}
+    homes = {ctx.memo["start_over"].get(c.piece) for c in units}
+    if len(homes) != 1 or None in homes:
+        return False
+    moved = {ctx.entered.get(c.piece) for c in units}
+    return moved == {None} or (len(moved) == 1 and None not in moved)
+
+
+def formed_at(ctx, units):
+    steps = [ctx.entered[c.piece] for c in units if c.piece in ctx.entered]
+    return max(steps) if steps else None
+
+
 def _judge_stacks(ctx, position, at_log_end: bool):
     r = ctx.game.rules
     for h, side, units, n in over_limit(ctx, position):
-        if not any(c.piece in ctx.touched for c in units):
-            continue                           # as the set-up left it (HF1005)
+        if inherited(ctx, units):
+            continue
+        step = formed_at(ctx, units) if at_log_end else None
         names = tuple(ctx.label(c) for c in units)
         what = f"{n} {r.stacking_counts} of {_side_name(ctx, side)} in {h}, over the stacking limit of {r.stacking_limit}"
         if r.stacking and r.stacking.penalty:
@@ -55,7 +73,7 @@ def _judge_stacks(ctx, position, at_log_end: bool):
                               help=f"mark the over-stacked units {r.stacking.penalty.upper()} at the end of the phase")
         elif at_log_end:
             yield Finding(f"{what} when the log ends (the phase's end is not in the log)", hexes=(h,), units=names,
-                          severity="warning", rule=r.stacking_rule, side=side)
+                          severity="warning", rule=r.stacking_rule, side=side, step=step)
         else:
             yield Finding(f"{what} at the end of the phase", hexes=(h,), units=names, rule=r.stacking_rule, side=side)
 
@@ -81,7 +99,7 @@ def _mixing_findings(ctx, position, at_log_end: bool):
     for mx in ctx.game.rules.mixing:
         kind = mx.get("kind")
         for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
-            if not any(c.piece in ctx.touched for c in units):
+            if inherited(ctx, units) or not any(c.piece in ctx.touched for c in units):
                 continue
             names = tuple(ctx.label(c) for c in units)
             if kind == "nationalities-apart":

@@ -54,7 +54,7 @@ def setup_unit_misplaced(ctx, m):
                       hexes=(h,), units=(ctx.label(c),), rule=mt.scenario.rule, side=ctx.side_of(c))
 
 
-@rule("HF1004", "setup-unit-state", "error",
+@rule("HF1004", "setup-unit-state", "warning",
       "set the unit up in the state its set-up line prints (reduced, DG, ...)", on="start")
 def setup_unit_state(ctx, m):
     mt = _match(ctx)
@@ -62,7 +62,8 @@ def setup_unit_state(ctx, m):
         return
     for c, h, s in mt.pairs:
         if frozenset(c.state) != s.state:
-            yield Finding(f"{ctx.label(c)} in {h} starts {_state(c.state)}; the set-up prints it {_state(s.state)}",
+            yield Finding(f"{ctx.label(c)} in {h} starts {_state(c.state)}; the set-up prints it {_state(s.state)} "
+                          "(the module's pieces may not show that state)",
                           hexes=(h,), units=(ctx.label(c),), rule=mt.scenario.rule, side=ctx.side_of(c))
 
 
