@@ -58,6 +58,15 @@ class Log:
             n = self._add(Moved(c, src, Where(hex=h)))
         return n
 
+    def move_stack(self, counters, hex_id: str) -> int:
+        """A whole stack dragged in one step (one Moved per piece, as VASSAL logs a stack move)."""
+        events = []
+        for c in counters:
+            src = self.pos.where(c.piece)
+            self.pos = self.pos.moved(c.piece, Where(hex=hex_id))
+            events.append(Moved(self.pos.counter(c.piece), src, Where(hex=hex_id)))
+        return self._add(*events)
+
     def enter(self, c: Counter, hex_id: str, box: str = "Reinforcements") -> int:
         self.pos = self.pos.placed(c, Where(hex=hex_id))
         return self._add(Moved(c, Where(box=box), Where(hex=hex_id)))

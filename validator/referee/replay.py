@@ -280,6 +280,7 @@ def _end_phase(ctx: Replay, step: Step) -> None:
     """The current phase is over (a later phase or turn begins): judge its end, start new legs."""
     run_rules(ctx, Moment("phase-end", step, None, None, ctx.position))
     ctx.legs = {}
+    ctx.memo["phase_end_step"] = step.index
 
 
 def _change_position(ctx: Replay, step: Step, ev) -> None:

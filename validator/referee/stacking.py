@@ -62,6 +62,8 @@ def _judge_stacks(ctx, position, at_log_end: bool):
         if inherited(ctx, units):
             continue
         step = formed_at(ctx, units) if at_log_end else None
+        if at_log_end and (step or 0) <= ctx.memo.get("phase_end_step", 0):
+            continue                           # judged at the end of its phase already
         names = tuple(ctx.label(c) for c in units)
         what = f"{n} {r.stacking_counts} of {_side_name(ctx, side)} in {h}, over the stacking limit of {r.stacking_limit}"
         if r.stacking and r.stacking.penalty:
@@ -100,6 +102,8 @@ def _mixing_findings(ctx, position, at_log_end: bool):
         kind = mx.get("kind")
         for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             if inherited(ctx, units) or not any(c.piece in ctx.touched for c in units):
+                continue
+            if at_log_end and (formed_at(ctx, units) or 0) <= ctx.memo.get("phase_end_step", 0):
                 continue
             names = tuple(ctx.label(c) for c in units)
             if kind == "nationalities-apart":
