@@ -28,6 +28,7 @@ class ClassCosts:
     cheapest: Optional[Fraction]              # the lowest cost any hex can have (roads included)
     plain: Optional[Fraction]                 # the lowest cost of a hex entered without a road or track
     prohibited: frozenset[str]                # terrain ids this class may not enter or cross
+    cheapest_rule: Optional[str] = None       # the rule number of the TEC row that gives `cheapest`
 
 
 def _row_costs(t: TerrainType, cls: Optional[str]) -> list:
@@ -59,7 +60,7 @@ def class_costs(game: Game, cls: Optional[str]) -> ClassCosts:
     tec = game.tec
     if tec is None:
         return ClassCosts(cls, None, None, frozenset())
-    entering: list[Fraction] = []
+    entering: list[tuple[Fraction, Optional[str]]] = []
     plain: list[Fraction] = []
     prohibited: set[str] = set()
     for t in tec.terrain:
@@ -67,16 +68,16 @@ def class_costs(game: Game, cls: Optional[str]) -> ClassCosts:
             continue
         cells = _row_costs(t, cls)
         if not cells and t.kind == "path" and _path_table(t) is not None:
-            entering.append(_path_table(t))
+            entering.append((_path_table(t), t.rule))
         for cost in cells:
             if cost.prohibited:
                 prohibited.add(t.id)
             elif cost.kind == "mp" and cost.mp is not None and t.kind != "hexside":
-                entering.append(cost.mp)
+                entering.append((cost.mp, t.rule))
                 if t.kind == "hex":
                     plain.append(cost.mp)
-    return ClassCosts(cls, min(entering) if entering else None, min(plain) if plain else None,
-                      frozenset(prohibited))
+    low = min(entering, key=lambda e: e[0]) if entering else (None, None)
+    return ClassCosts(cls, low[0], min(plain) if plain else None, frozenset(prohibited), low[1])
 
 
 def costs_by_class(game: Game) -> dict[Optional[str], ClassCosts]:

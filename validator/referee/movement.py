@@ -275,4 +275,4 @@ def move_legal_only_by_road(ctx, m):
     yield Finding(f"{ctx.label(c)} (MA {ma}) moves {_leg_text(leg)}, {hexes} hexes: {_mp(total)} MP at the cheapest, "
                   f"legal only if at least {need} of them are entered at {_mp(costs.cheapest)} MP (road); "
                   f"at {_mp(costs.plain)} MP a hex it would cost {_mp(hexes * costs.plain)} MP",
-                  hexes=(leg.start, m.event.dst.hex), units=(ctx.label(c),), rule=_rule_no(ctx))
+                  hexes=(leg.start, m.event.dst.hex), units=(ctx.label(c),), rule=costs.cheapest_rule or _rule_no(ctx))
