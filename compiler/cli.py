@@ -1,4 +1,4 @@
-"""The `hexforge` command: check, schema, build, charts.
+"""The `hexforge` command: check, schema, build, charts, replay.
 
 Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree).
 No Python traceback reaches the user for bad input.
@@ -173,6 +173,19 @@ def audit(path: Path, logs: tuple, module: Path | None, scenario: str | None, as
     """Audit VASSAL game logs (.vlog) or game records (.yaml) against a game's rules."""
     from compiler.cli_audit import run_audit
     sys.exit(run_audit(path, logs, module, scenario, as_printed, fmt, quiet))
+
+
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--module", type=click.Path(path_type=Path), default=None,
+              help="The .vmod the log was played with (for hex ids).")
+@click.option("--game", "game", type=click.Path(path_type=Path), default=None,
+              help="The game's source tree, e.g. source/aachen (for turn ids and unit names).")
+@click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
+def replay(log: Path, module: Path | None, game: Path | None, fmt: str) -> None:
+    """Print a VASSAL log's (.vlog, .vsav) steps as decoded, one line each, without judging them."""
+    from compiler.cli_replay import replay_command
+    sys.exit(replay_command(log, module, game, fmt))
 
 
 if __name__ == "__main__":

@@ -80,14 +80,15 @@ def _module_name(mod) -> Optional[str]:
 
 def _read(game, log: Path, mod):
     if log.suffix.lower() in (".yaml", ".yml"):
+        from validator.record_yaml import RecordError, record_from_yaml
         try:
-            from validator.record_yaml import record_from_yaml
-        except ImportError:
-            raise _Unreadable("YAML game records are not supported by this version (no validator.record_yaml)")
+            text = log.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise _Unreadable(f"cannot read: {e}")
         try:
-            return record_from_yaml(log, game)
-        except Exception as e:  # a hand-written record: any reading error is the file's, located by its text
-            raise _Unreadable(f"cannot read the game record: {e}")
+            return record_from_yaml(text, str(log))
+        except RecordError as e:
+            raise _Unreadable(f"{e.loc}: {e.message}" + (f" ({e.help})" if e.help else ""))
     from compiler.vassal.vlog import LogReadError, read_log
     try:
         return read_log(log, module=mod, game=game)

@@ -1,6 +1,7 @@
 """The log reader on the real VASSAL 3.7.9 logs in shared/vassal-logs/: every step as its EXPECTED file
 (written from the driver's own trace, not from this reader) says; the damaged logs give clean errors."""
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -217,3 +218,171 @@ def test_xxe_savedata_is_never_resolved():
     assert any("savedata ignored" in w and "DOCTYPE" in w for w in rec.warnings)
     assert "root:" not in repr(rec)
     assert rec.steps == record("aachen_reinforcements_ok").steps
+
+
+# -- crafted logs: a real log's savedGame edited and zipped again ---------------------------------
+
+def saved_text(name: str) -> str:
+    from compiler.vassal.encoding import deobfuscate
+    with zipfile.ZipFile(LOGS / f"{name}.vlog") as z:
+        return deobfuscate(z.read("savedGame")).decode("utf-8")
+
+
+def write_log(dst: Path, text: str, like: str = "aachen_violations", **entries: bytes) -> Path:
+    from compiler.vassal.encoding import obfuscate
+    with zipfile.ZipFile(LOGS / f"{like}.vlog") as z:
+        data = {n: z.read(n) for n in z.namelist()}
+    data["savedGame"] = obfuscate(text.encode("utf-8"), 0x3c)
+    data.update(entries)
+    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, b in data.items():
+            z.writestr(n, b)
+    return dst
+
+
+PASSWORD, OTHER_PASSWORD = "hunter2-s3cret", "0ther-pa55word"
+
+
+def log_with_passwords(tmp_path: Path) -> Path:
+    """aachen_violations with player ids in its moves (VASSAL writes the mover's password there) and a
+    PLAYER command in the restore snapshot giving the first one the US side."""
+    text = saved_text("aachen_violations")
+    m2 = "M/1038/Main Map/155/1044/null/Main Map/155/36/null/"
+    m3 = "M/1037/Main Map/1271/1692/1006/Main Map/1209/1800/null/"
+    assert m2 in text and m3 in text
+    text = text.replace(m2, m2 + PASSWORD).replace(m3, m3 + OTHER_PASSWORD)
+    text = text.replace("\x1bend_save\x1b", f"\x1bPLAYER\t{PASSWORD}\tVLogGen\tUS\x1bend_save\x1b", 1)
+    return write_log(tmp_path / "pw.vlog", text)
+
+
+def test_passwords_become_labels(tmp_path):
+    rec = read_log(log_with_passwords(tmp_path), LOGS / "aachen.vmod", game_of("aachen_legal")[1])
+    assert rec.steps[1].player == "us"
+    assert rec.steps[2].player == "player 2" and rec.steps[3].player is None
+    assert set(rec.players) == {"us", "player 2"}
+    assert PASSWORD not in repr(rec) and OTHER_PASSWORD not in repr(rec)
+    # the moves themselves are read as before
+    assert [e.dst.hex for e in of(rec.steps[1], Moved)] == ["0315"]
+
+
+def test_real_piece_definitions_reencode_to_vassal_bytes():
+    """Every AddPiece VASSAL wrote decodes into fields that encode back to the very same text,
+    O'Hara's apostrophe included."""
+    from compiler.vassal.encoding import add_piece, parse_add_piece
+    from compiler.vassal.traits import split_nested
+    from compiler.vassal.vlog import command_leaves, top_level_tokens
+    seen_quote = 0
+    for name in ("ardennes2_fragment", "aachen_legal"):
+        for tok in top_level_tokens(iter([saved_text(name)])):
+            for leaf in command_leaves(tok):
+                cmd = leaf[4:] if leaf.startswith("LOG\t") else leaf
+                if cmd.startswith("+/") and "/stack/" not in cmd:
+                    pid, typ, state = parse_add_piece(cmd)
+                    assert add_piece(pid, typ, state) == cmd
+                    assert all(t.count("'") <= 1 for t in split_nested(typ))
+                    seen_quote += "(O'Hara)" in typ
+    assert seen_quote >= 1
+
+
+def test_values_in_quotes_decode_as_vassal_wrote_them(tmp_path):
+    """SequenceEncoder wraps a value that starts and ends with ' (or starts with \\) in one more pair
+    of quotes; decoding takes exactly that pair off again."""
+    from compiler.vassal import traits as T
+    from compiler.vassal.encoding import add_piece
+    tr = [T.marker("UnitId", "'47 Ford'"), T.marker("Side", "'us"),
+          T.basic_piece("x.png", "'Tis a unit'", "Main Map", 155, 36)]
+    cmd = add_piece("9001", T.piece_type(tr), T.piece_state(tr))
+    assert "''47 Ford''" in cmd            # the extra pair VASSAL's encoder adds
+    text = saved_text("aachen_violations") + "\x1bLOG\t" + cmd.replace("\x1b", "\\\x1b")
+    rec = read_log(write_log(tmp_path / "q.vlog", text), LOGS / "aachen.vmod")
+    [placed] = of(rec.steps[-1], Placed)
+    assert (placed.counter.unit, placed.counter.side, placed.where.hex) == ("'47 Ford'", "'us", "0301")
+
+
+def test_phase_level_of_a_built_module_is_decoded(tmp_path):
+    """A module built now records the phase: its set-up starts on the first phase, a TURN command
+    with the phase sub-level gives TurnChanged(turn, phase)."""
+    from compiler.vassal.build import build_module
+    from compiler.vassal.encoding import encode
+    from compiler.vassal.savegame import turn_command
+    _, game = game_of("aachen_legal")
+    vmod = build_module(game, tmp_path / "build")
+    with zipfile.ZipFile(vmod) as z:
+        vsav = z.read("scenario_aachen.vsav")
+    (tmp_path / "s.vsav").write_bytes(vsav)
+    start = read_log(tmp_path / "s.vsav", vmod, game)
+    assert (start.start_turn, start.start_phase) == ("1", "support-fire")
+    from compiler.vassal.encoding import deobfuscate
+    with zipfile.ZipFile(tmp_path / "s.vsav") as z:
+        text = deobfuscate(z.read("savedGame")).decode()
+    n, p = len(game.turns), len(game.phases)
+    combat = encode(["TURNTurnTracker0", encode(["0", encode(["0", "0", "0", encode(["true"] * n, ","),
+                                                                encode(["3", "0", "0", encode(["true"] * p, ",")], ";")],
+                                                               ";")], "|")], "\t")
+    steps = [combat, turn_command(1, n, p)]
+    text += "".join("\x1b" + "LOG\t" + s for s in steps)
+    rec = read_log(write_log(tmp_path / "p.vlog", text), vmod, game)
+    assert [of(s, TurnChanged) for s in rec.steps] == [
+        [TurnChanged("1", "us-combat", "Turn 1 - Combat Phase (US)")],
+        [TurnChanged("2", "support-fire", "Turn 2 - Support Fire Marker Phase")]]
+
+
+def test_commands_nested_too_deeply_are_a_located_error(tmp_path):
+    from compiler.vassal.encoding import encode
+    deep = "LOG\tnull"
+    for _ in range(100):
+        deep = encode(["LOG\tnull", deep], "\x1b")
+    text = saved_text("aachen_violations") + "\x1b" + deep.replace("\x1b", "\\\x1b")
+    with pytest.raises(LogReadError) as e:
+        read_log(write_log(tmp_path / "deep.vlog", text), LOGS / "aachen.vmod")
+    assert e.value.step == 7 and "nested more than" in str(e.value) and "deep.vlog: step 7:" in str(e.value)
+
+
+def test_overlong_command_is_a_located_error(tmp_path, monkeypatch):
+    from compiler.vassal import vlog
+    monkeypatch.setattr(vlog, "MAX_TOKEN_CHARS", 100_000)
+    text = saved_text("aachen_violations") + "\x1bLOG\tCHAT" + "x" * 3_000_000
+    with pytest.raises(LogReadError) as e:
+        read_log(write_log(tmp_path / "long.vlog", text), LOGS / "aachen.vmod")
+    assert "longer than 100000 characters" in str(e.value)
+    # the near miss: a long chat line under the bound reads
+    text = saved_text("aachen_violations") + "\x1bLOG\tCHAT" + "x" * 90_000
+    rec = read_log(write_log(tmp_path / "ok.vlog", text), LOGS / "aachen.vmod")
+    assert of(rec.steps[-1], Chat)[0].text == "x" * 90_000
+
+
+def test_zip_bomb_is_refused(tmp_path, monkeypatch):
+    from compiler.vassal import reader
+    monkeypatch.setattr(reader, "MAX_ENTRY_BYTES", 1_000_000)
+    bomb = write_log(tmp_path / "bomb.vlog", "begin_save\x1b" + "A" * 5_000_000 + "\x1bend_save")
+    assert bomb.stat().st_size < 100_000
+    with pytest.raises(LogReadError) as e:
+        read_log(bomb)
+    assert "bomb.vlog" in str(e.value) and "too large" in str(e.value)
+
+
+def test_doctype_in_any_encoding_is_never_resolved(tmp_path):
+    xml = ('<?xml version="1.0" encoding="UTF-16"?>\n<!DOCTYPE data [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+           '<data version="1"><version>1.0</version><extra1>&xxe;</extra1><VassalVersion>3.7.9</VassalVersion></data>')
+    for enc in ("utf-16", "utf-16-be", "utf-8"):
+        data = xml.replace("UTF-16", enc.upper()).encode(enc)
+        log = write_log(tmp_path / f"x-{enc}.vlog", saved_text("aachen_violations"), savedata=data, moduledata=data)
+        rec = read_log(log, LOGS / "aachen.vmod")
+        assert len(rec.steps) == 6 and rec.engine is None and rec.module is None
+        assert sum("ignored" in w and "DOCTYPE" in w for w in rec.warnings) == 2, rec.warnings
+        assert "root:" not in repr(rec)
+
+
+def test_not_a_log_at_all(tmp_path):
+    (tmp_path / "x.vlog").write_bytes(b"hello")
+    with pytest.raises(LogReadError) as e:
+        read_log(tmp_path / "x.vlog")
+    assert str(e.value).startswith(str(tmp_path / "x.vlog"))
+    with pytest.raises(LogReadError) as e:
+        read_log(tmp_path / "missing.vlog")
+    assert "cannot read" in str(e.value)
+    with zipfile.ZipFile(tmp_path / "other.zip", "w") as z:
+        z.writestr("readme", "x")
+    with pytest.raises(LogReadError) as e:
+        read_log(tmp_path / "other.zip")
+    assert "no 'savedGame' entry" in str(e.value)

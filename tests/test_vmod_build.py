@@ -138,7 +138,10 @@ def test_setups(built):
         if ft is not None:
             from compiler.vassal.encoding import decode
             state = decode(decode(turn_cmds[0], "\t")[1], "|")
-            assert int(decode(state[1], ";")[0]) == ft.index
+            level = decode(state[1], ";")
+            assert int(level[0]) == ft.index
+            # with a sequence of play the phase sub-level starts on the first phase; without, no sub-level
+            assert (decode(level[4], ";")[0] == "0") if game.phases else len(level) == 4
         else:
             assert turn_cmds == []
         assert sorted(b for b, _, _ in layouts[MAIN_MAP]) == sorted(
@@ -303,3 +306,21 @@ def test_marker_matching_for_states_and_features():
     assert _marker_for(g, "improved-position") is None
     g.markers.append(NS(id="fort", name="Fort markers", states=("improved-position",)))
     assert _marker_for(g, "improved-position") == "fort"   # declared by the marker
+
+
+def test_turn_tracker_lists_turns_then_phases(built):
+    game, path, mod = built
+    T = "VASSAL.build.module.turn."
+    [tracker] = mod.root.iter(T + "TurnTracker")
+    [turns] = tracker.findall(T + "ListTurnLevel")
+    from compiler.vassal.buildfile import phase_labels, turn_label
+    from compiler.vassal.encoding import decode
+    assert decode(turns.get("list"), ",") == [turn_label(t) for t in game.turns]
+    phases = turns.findall(T + "ListTurnLevel")
+    if not game.phases:
+        assert phases == [] and tracker.get("turnFormat") == "Turn $level1$"
+        return
+    [phase] = phases
+    labels = decode(phase.get("list"), ",")
+    assert labels == phase_labels(game) and len(set(labels)) == len(labels) == len(game.phases)
+    assert tracker.get("turnFormat") == "Turn $level1$ - $level2$"

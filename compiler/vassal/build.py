@@ -222,7 +222,8 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
         # set-up hexes on boards not in play (a source error) go to a holding box rather than vanish
         ft = game.turn(s.first_turn) if s.first_turn else None
         text = savegame.saved_game_text(game, pl, centres, box_centres, in_play, cells, reinf is not None,
-                                        first_turn_index=ft.index if ft else None, n_turns=len(game.turns))
+                                        first_turn_index=ft.index if ft else None, n_turns=len(game.turns),
+                                        n_phases=len(game.phases))
         problems.extend(f"scenario {s.id}: {x}" for x in pl.problems)
         fn = setup_file_name(s)
         vsav = zip_bytes([

@@ -40,6 +40,24 @@ def turn_label(t) -> str:
     return f"{t.id} ({ds})"
 
 
+def phase_labels(game) -> list[str]:
+    """The sequence of play as printed. A name printed for more than one phase gets its side's name
+    ("Movement Phase (US)"), then, if still repeated, its turn of appearance ("(Allied 2)"), so the
+    tracker never shows two phases alike."""
+    side_name = {s.id: s.name for s in game.sides}
+    names = [p.name for p in game.phases]
+    sided = [f"{p.name} ({side_name.get(p.side, p.side)})" if names.count(p.name) > 1 and p.side else p.name
+             for p in game.phases]
+    seen: dict[str, int] = {}
+    out = []
+    for label in sided:
+        seen[label] = seen.get(label, 0) + 1
+        if sided.count(label) > 1:
+            label = f"{label[:-1]} {seen[label]})" if label.endswith(")") else f"{label} ({seen[label]})"
+        out.append(label)
+    return out
+
+
 def _map_helpers(m, name: str) -> None:
     """The helpers a Map needs (a Map built from XML creates only a few of them itself)."""
     _el(m, MAPP + "StackMetrics", {"bottom": "40", "disabled": "false", "down": "83", "exSepX": "12",
@@ -171,12 +189,20 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
             "keepDice": "false", "reportFormat": "** $name$ = $result$ *** <$PlayerName$>"})
 
     if game.turns:
+        # two levels when the tree has a sequence of play: the phase is the turn level's sub-level, so
+        # Next steps through the phases and rolls over into the next turn (ListTurnLevel.advance), and
+        # every TURN command a log records names the phase
         tt = _el(root, P + "turn.TurnTracker", {
             "name": "Turn", "buttonText": "Turn", "tooltip": "Turn track", "icon": "", "hotkey": "",
-            "turnFormat": "Turn $level1$", "reportFormat": "<$PlayerId$> Turn Updated from $oldTurn$ to $newTurn$"})
-        _el(tt, P + "turn.ListTurnLevel", {
+            "turnFormat": "Turn $level1$ - $level2$" if game.phases else "Turn $level1$",
+            "reportFormat": "<$PlayerId$> Turn Updated from $oldTurn$ to $newTurn$"})
+        level = _el(tt, P + "turn.ListTurnLevel", {
             "property": "Turn", "turnFormat": "$value$", "configList": "false", "configFirst": "false",
             "prompt": "", "list": encode([turn_label(t) for t in game.turns], ",")})
+        if game.phases:
+            _el(level, P + "turn.ListTurnLevel", {
+                "name": "Phase", "property": "Phase", "turnFormat": "$value$", "configList": "false",
+                "configFirst": "false", "prompt": "", "list": encode(phase_labels(game), ",")})
 
     if charts:
         cw = _el(root, P + "ChartWindow", {"name": "Charts", "text": "Charts", "tooltip": "Charts and tables",

@@ -36,7 +36,13 @@ def _parser() -> etree.XMLParser:
 def parse_xml(data: bytes) -> etree._Element:
     if b"<!ENTITY" in data or b"<!DOCTYPE" in data:
         raise ReadError("XML with a DOCTYPE/entities is refused")
-    return etree.fromstring(data, _parser())
+    root = etree.fromstring(data, _parser())
+    # the byte test misses other encodings (UTF-16, ...); the parser never resolved anything, and
+    # what it read tells whether the text had a DTD or an entity reference
+    docinfo = root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None or any(isinstance(n, etree._Entity) for n in root.iter()):
+        raise ReadError("XML with a DOCTYPE/entities is refused")
+    return root
 
 
 class Archive:

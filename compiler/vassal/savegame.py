@@ -18,7 +18,7 @@ OBFUSCATION_KEY = 0x5a   # fixed, so builds are reproducible (VASSAL picks a ran
 
 def saved_game_text(game, plan, centres: dict, box_centres: dict, boards_in_play: list[str],
                     board_cells: dict, has_reinf: bool, first_id: int = 1000,
-                    first_turn_index: Optional[int] = None, n_turns: int = 0) -> str:
+                    first_turn_index: Optional[int] = None, n_turns: int = 0, n_phases: int = 0) -> str:
     """centres: hex -> (x, y) in main-map pixels for the boards in play; box_centres: BoxKey -> (x, y)."""
     pieces = Command(None)          # NullCommand: encodes as an empty token
     stacks: dict[tuple[str, int, int], list[str]] = {}
@@ -72,16 +72,20 @@ def saved_game_text(game, plan, centres: dict, box_centres: dict, boards_in_play
     if has_reinf:
         top.append(Command(encode([REINF_MAP + "BoardPicker", REINF_MAP, "0", "0"], "\t")))
     if first_turn_index is not None and n_turns:
-        top.append(Command(turn_command(first_turn_index, n_turns)))
+        top.append(Command(turn_command(first_turn_index, n_turns, n_phases)))
     top.append(Command("end_save"))
     return encode_command(top)
 
 
-def turn_command(index: int, n_turns: int) -> str:
+def turn_command(index: int, n_turns: int, n_phases: int = 0) -> str:
     """TurnTracker's restore command setting the scenario's first turn: ``TURN<id> TAB <state>``,
     state = currentLevel|level-state, ListTurnLevel state = current;currentSubLevel;first;active...
-    (TurnTracker.getState/encode, ListTurnLevel.getState). The module's only tracker is TurnTracker0."""
-    level = encode([str(index), "0", "0", encode(["true"] * n_turns, ",")], ";")
+    then each sub-level's state (TurnTracker.getState/encode, ListTurnLevel.getState): with phases,
+    the phase level starts on the first phase. The module's only tracker is TurnTracker0."""
+    fields = [str(index), "0", "0", encode(["true"] * n_turns, ",")]
+    if n_phases:
+        fields.append(encode(["0", "0", "0", encode(["true"] * n_phases, ",")], ";"))
+    level = encode(fields, ";")
     return encode([TURN_TRACKER_ID_COMMAND, encode(["0", level], "|")], "\t")
 
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
+from lxml import etree
+
 from validator.position import Counter, Position, Where
 from validator.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step,
                               TurnChanged)
@@ -144,6 +146,8 @@ def top_level_tokens(chunks: Iterator[str]) -> Iterator[str]:
             i = m.start()
             if i == 0 and prev == "\\":
                 continue                   # escaped across the chunk boundary
+            if size + i - start > MAX_TOKEN_CHARS:
+                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
             parts.append(chunk[start:i])
             yield _unescape("".join(parts))
             parts, size, start = [], 0, i + 1
@@ -615,25 +619,27 @@ def _dispatch(r: _Reader, cmd: str) -> None:
 # -- the record ---------------------------------------------------------------------------------------
 
 def _metadata(archive: Archive, warnings: list[str]) -> tuple[Optional[str], Optional[str]]:
-    """(module "name version", engine "VASSAL x.y.z") from moduledata/savedata; XML with a DOCTYPE is
-    refused (never parsed, never resolved) and reported as a warning."""
-    module = engine = None
+    """(module "name version" from moduledata, engine "VASSAL x.y.z" from savedata, else moduledata).
+    XML with a DOCTYPE or entities is refused (never resolved) and reported as a warning."""
+    found: dict[str, etree._Element] = {}
     for entry in ("moduledata", "savedata"):
         if not archive.has(entry):
             continue
         try:
-            root = parse_xml(archive.read(entry))
+            found[entry] = parse_xml(archive.read(entry))
         except ReadError as e:
             warnings.append(f"{entry} ignored: {e}")
-            continue
-        except Exception as e:                         # lxml's XMLSyntaxError and friends
-            warnings.append(f"{entry} ignored: not readable XML ({type(e).__name__})")
-            continue
-        name, version, vv = root.findtext("name"), root.findtext("version"), root.findtext("VassalVersion")
-        if entry == "moduledata" and name:
-            module = f"{name} {version}".strip() if version else name
-        if vv and engine is None or entry == "savedata" and vv:
+        except (etree.XMLSyntaxError, ValueError) as e:
+            warnings.append(f"{entry} ignored: not readable XML ({e})")
+    module = engine = None
+    if "moduledata" in found:
+        name, version = found["moduledata"].findtext("name"), found["moduledata"].findtext("version")
+        module = f"{name} {version}" if name and version else name
+    for entry in ("savedata", "moduledata"):
+        vv = found[entry].findtext("VassalVersion") if entry in found else None
+        if vv:
             engine = f"VASSAL {vv}"
+            break
     return module, engine
 
 
@@ -678,7 +684,9 @@ def read_log(path, module=None, game=None) -> GameRecord:
     except OSError as e:
         raise LogReadError(file, f"cannot read: {e.strerror or e}") from None
     except ReadError as e:
-        raise LogReadError(file, f"not a readable zip (truncated or not a VASSAL log): {e}") from None
+        if str(e).startswith("not a zip archive"):
+            raise LogReadError(file, f"not a readable zip archive: truncated, or not a VASSAL log ({e})") from None
+        raise LogReadError(file, f"refused: {e}") from None
     warnings: list[str] = []
     module_name, engine = _metadata(archive, warnings)
     if mod is None:
