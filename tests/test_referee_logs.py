@@ -147,3 +147,21 @@ def test_cli_without_module_says_what_to_do(tmp_path, monkeypatch):
 def test_cli_unknown_scenario():
     res = run("source/aachen", LOGS / "aachen_legal.vlog", "--module", LOGS / "aachen.vmod", "--scenario", "nope")
     assert res.exit_code == 2 and "scenario 'nope' is not in aachen" in res.output
+
+
+def test_cli_audits_a_yaml_game_record(tmp_path):
+    from tests.referee_records import Log, piece_at, setup_position
+    from validator.record_yaml import record_to_yaml
+    game = load_game("source/aachen")[0]
+    pos, _ = setup_position(game, "aachen")
+    log = Log(pos)
+    log.chat("US movement phase, GT 1")
+    log.move(piece_at(pos, "1226"), "1227")
+    good = tmp_path / "game.yaml"
+    good.write_text(record_to_yaml(log.record(str(good))), encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("hexforge-record: 1\nstart: [1, 2\n", encoding="utf-8")
+    res = run("source/aachen", good, bad, "-q")
+    assert res.exit_code == 2
+    assert "game.yaml: step 2 (turn 1, US Movement Phase, announced at step 1): error[HF1101]" in res.output
+    assert "bad.yaml: error: cannot audit: " in res.output and "bad.yaml:3:1: YAML syntax" in res.output
