@@ -91,8 +91,15 @@ class Log:
     def next_turn(self, turn: str, phase=None) -> int:
         return self._add(TurnChanged(turn, phase))
 
-    def undo(self, restore=None) -> int:
-        return self._add(undo=True)
+    def undo(self) -> int:
+        """VASSAL's Undo of the last step: its moves taken back (an undo of a roll or chat moves nothing)."""
+        last = next(s for s in reversed(self.steps) if not s.undo)
+        back = []
+        for e in reversed(last.events):
+            if isinstance(e, Moved):
+                self.pos = self.pos.placed(e.counter, e.src)
+                back.append(Moved(e.counter, e.dst, e.src))
+        return self._add(*back, undo=True)
 
     def record(self, source: str = "hand-built") -> GameRecord:
         return GameRecord(source, None, None, self.start, self.turn, self.phase, tuple(self.steps))

@@ -213,3 +213,29 @@ def test_stopping_in_enemy_zoc_is_legal(aachen):
     log.move(piece_at(pos, "0209"), "0309")
     assert found(audit(certain_zoc(game), log.record()), "HF12") == []
 
+
+
+# -- undo --
+
+def test_an_undone_illegal_move_is_not_judged(aachen):
+    game, pos = aachen
+    log = Log(pos)
+    u = piece_at(pos, "2025")
+    log.move(u, "2124")                                # onto an enemy: would be HF1202
+    log.undo()
+    log.move(u, "2026")
+    r = audit(game, log.record())
+    assert errors(r) == []
+    assert [(f.step, f.code) for f in r.findings if f.code == "HF1903"] == [(1, "HF1903")]
+    assert r.coverage["steps"][0]["status"] == "undone"
+
+
+def test_undo_of_a_roll_leaves_the_moves_alone(aachen):
+    game, pos = aachen
+    log = Log(pos)
+    log.move(piece_at(pos, "2025"), "2124")
+    log.roll(3)
+    log.undo()                                         # takes back the roll only
+    r = audit(game, log.record())
+    assert errors(r) == [(1, "HF1202")]
+    assert r.dice == []

@@ -1,7 +1,7 @@
 """One log's audit: pick the scenario, replay the record, gather findings, coverage and dice."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from ..model import Game
@@ -27,6 +27,7 @@ class LogAudit:
     coverage: dict
     dice: list
     findings: list[AuditFinding] = field(default_factory=list)
+    dice_stats: Optional[list] = None
 
     def errors(self) -> int:
         return sum(1 for f in self.findings if f.severity == "error")
@@ -34,7 +35,7 @@ class LogAudit:
     def as_json(self) -> dict:
         return {"file": self.file, "module": self.module, "scenario": self.scenario,
                 "scenario_score": self.scenario_score, "players": list(self.players), "steps": self.steps,
-                "coverage": self.coverage, "dice": self.dice,
+                "coverage": self.coverage, "dice": self.dice, "dice_stats": self.dice_stats,
                 "diagnostics": [f.as_json() for f in self.findings]}
 
 
@@ -53,7 +54,8 @@ def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None) -> 
     ctx = replay(game, record, sc, memo={"start_match": mt, "scenario_inferred": inferred})
     findings = sorted(ctx.findings, key=lambda f: (f.step or 0, SEVERITY_ORDER[f.severity], f.code))
     return LogAudit(record.source, record.module, sc.id if sc else None, round(mt.score, 3) if mt else None,
-                    record.players, len(record.steps), _coverage(record, ctx), _dice(ctx), findings)
+                    record.players, len(record.steps), _coverage(record, ctx), _dice(ctx), findings,
+                    dice_statistics(record))
 
 
 def _coverage(record: GameRecord, ctx) -> dict:
@@ -80,9 +82,15 @@ def _coverage(record: GameRecord, ctx) -> dict:
 
 
 def _dice(ctx) -> list:
+    """Every roll the replay kept (undone ones taken out), with the phase it fell in."""
+    return [{"step": step, "dice": d.dice, "faces": list(d.faces), "total": d.total, "phase": label}
+            for step, d, label in ctx.dice]
+
+
+def dice_statistics(record: GameRecord) -> Optional[list]:
+    """Per die button: face counts and a fairness test, from the dice module where the tree has it."""
     try:
-        from .combat import dice_stats  # written on its own branch; absent until merged
+        from .dice import dice_stats  # written on its own branch; absent until merged
     except ImportError:
-        return [{"step": step, "dice": d.dice, "faces": list(d.faces), "total": d.total, "phase": label}
-                for step, d, label in ctx.dice]
-    return dice_stats(ctx.record, {})
+        return None
+    return [asdict(x) for x in dice_stats(record)]

@@ -185,19 +185,20 @@ def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], memo: O
     ctx = Replay(game, record, scenario, record.start, record.start_turn or _first_turn(game, scenario),
                  tracker, costs_by_class(game), memo=dict(memo or {}))
     run_rules(ctx, Moment("start"))
-    undoable: list[tuple[int, dict, int]] = []      # (step, state before it, findings before it)
+    undoable: list[tuple[Step, dict]] = []           # (step, the state before it)
     for step in record.steps:
         if step.undo:
             _undo(ctx, step, undoable)
             continue
         snap = _snapshot(ctx)
-        n_findings = len(ctx.findings)
         for ev in step.events:
             _apply(ctx, step, ev)
-        if any(isinstance(e, (Moved, Placed, Removed, StateChanged)) for e in step.events):
-            undoable.append((step.index, snap, n_findings))
+        undoable.append((step, snap))
     run_rules(ctx, Moment("end"))
     return ctx
+
+
+_PIECE_EVENTS = (Moved, Placed, Removed, StateChanged)
 
 
 def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
@@ -207,22 +208,32 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
 
 
 def _snapshot(ctx: Replay) -> dict:
-    return {"position": ctx.position, "turn": ctx.turn, "tracker": copy.copy(ctx.tracker),
+    return {"position": ctx.position, "turn": ctx.turn, "dice": list(ctx.dice), "tracker": copy.copy(ctx.tracker),
             "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
             "arrived": dict(ctx.arrived), "arrivals_used": dict(ctx.arrivals_used),
             "memo": copy.copy(ctx.memo)}
 
 
+def _pieces(step: Step) -> frozenset:
+    return frozenset(e.counter.piece for e in step.events if isinstance(e, _PIECE_EVENTS))
+
+
 def _undo(ctx: Replay, step: Step, undoable: list) -> None:
-    if not undoable:
-        ctx.unverified(step.index, "an undo with no earlier step to undo")
+    """VASSAL's Undo takes back one earlier step: the latest one touching the same pieces (or, for an
+    undo that moves nothing, the latest that moved nothing: a roll or a chat line)."""
+    want = _pieces(step)
+    hit = next((i for i in range(len(undoable) - 1, -1, -1) if _pieces(undoable[i][0]) == want), None)
+    if hit is None:
+        ctx.unverified(step.index, "an undo that matches no earlier step; the position may differ from the game's")
         return
-    undone, snap, n_findings = undoable.pop()
-    for k, v in snap.items():
-        setattr(ctx, k, v)
-    del ctx.findings[n_findings:]
-    ctx.coverage.pop(undone, None)
-    ctx.coverage.setdefault(undone, {"partly": [], "not": []})["undone"] = step.index
+    undone, snap = undoable.pop(hit)
+    if want:
+        for k, v in snap.items():
+            setattr(ctx, k, v)
+    ctx.dice = [d for d in ctx.dice if d[0] != undone.index]
+    ctx.findings = [f for f in ctx.findings if f.step != undone.index]
+    ctx.coverage.pop(undone.index, None)
+    ctx.coverage.setdefault(undone.index, {"partly": [], "not": []})["undone"] = step.index
 
 
 def _apply(ctx: Replay, step: Step, ev) -> None:
