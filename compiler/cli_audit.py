@@ -56,7 +56,7 @@ def _cannot(msg: str) -> int:
 
 def _module(game, module: Optional[Path], logs: tuple):
     """(module, error): the module the logs were played with; needed for .vlog files only."""
-    if not any(not str(x).lower().endswith((".yaml", ".yml")) for x in logs):
+    if module is None and not any(not str(x).lower().endswith((".yaml", ".yml")) for x in logs):
         return None, None
     path = module or Path("build") / game.id / f"{game.id}.vmod"
     if not path.is_file():

@@ -165,3 +165,18 @@ def test_cli_audits_a_yaml_game_record(tmp_path):
     assert res.exit_code == 2
     assert "game.yaml: step 2 (turn 1, US Movement Phase, announced at step 1): error[HF1101]" in res.output
     assert "bad.yaml: error: cannot audit: " in res.output and "bad.yaml:3:1: YAML syntax" in res.output
+
+
+def test_cli_warns_when_the_log_names_another_module(tmp_path):
+    from tests.referee_records import Log, setup_position
+    from validator.record_yaml import record_to_yaml
+    game = load_game("source/aachen")[0]
+    pos, _ = setup_position(game, "aachen")
+    rec = Log(pos).record(str(tmp_path / "other.yaml"))
+    from dataclasses import replace
+    f = tmp_path / "other.yaml"
+    f.write_text(record_to_yaml(replace(rec, module="Aachen: First to Fall 0.9")), encoding="utf-8")
+    res = run("source/aachen", f, "--module", LOGS / "aachen.vmod", "-q")
+    assert res.exit_code == 0
+    assert ("other.yaml: warning: the log was written with module 'Aachen: First to Fall 0.9', audited with "
+            "'Aachen: First to Fall 1.0'") in res.output

@@ -199,3 +199,10 @@ def test_removed_unit_coming_back(aachen):
     log.remove(gone)
     log.enter(gone, "0409", box="Dead pile")
     assert found(audit(game, log.record()), "HF14") == [(2, "HF1404", "warning", ("0409",), ("0-1-6 infantry",))]
+
+
+def test_a_log_that_begins_later_is_not_compared_with_the_setup(aachen):
+    game, pos = aachen
+    start = pos.moved(piece_at(pos, "0301").piece, Where(hex="0303"))
+    r = audit(game, Log(start, turn="5").record(), "aachen")
+    assert [f.code for f in r.findings if f.code.startswith("HF100")] == ["HF1005", "HF1005", "HF1007"]

@@ -137,6 +137,9 @@ def move_beyond_allowance(ctx, m):
                    ("factor not printed" if ma is None else "costs not printed in the TEC") + "; path not judged")
         return
     ctx.partly(m.step.index, f"terrain not printed: the TEC's cheapest cost ({_mp(costs.cheapest)} MP per hex) assumed")
+    certain, why = zoc_certainty(ctx.game)
+    if ctx.game.rules.zoc_model not in (None, "none", "standard"):
+        ctx.partly(m.step.index, why)
     if leg.reported:
         return
     segs = _segments(ctx, leg, costs)

@@ -265,19 +265,24 @@ def _apply(ctx: Replay, step: Step, ev) -> None:
     reading = None
     if isinstance(ev, Moved) and ev.src.hex and ev.dst.hex and ev.counter.kind == "unit":
         reading = ctx.tracker.reading(ctx.side_of(ev.counter), ctx.class_of(ev.counter))
-        if reading and reading[0] != ctx.tracker.current():
+        if not ctx.tracker.knows_moves():
+            # no phase says who moves: judge the path, not the phase
+            reading = (ctx.tracker.current(), "move")
+            ctx.partly(step.index, "the sequence of play does not say in which phases units move; "
+                                   "the phase of this move is not judged")
+        elif reading and reading[0] != ctx.tracker.current():
             _end_phase(ctx, step)
-        if reading:
+        if reading and reading[0] is not None:
             ctx.tracker.enter(reading[0], step.index)
-            if reading[1] == "move":
-                _extend_leg(ctx, step, ev, reading[0])
+        if reading and reading[1] == "move":
+            _extend_leg(ctx, step, ev, reading[0])
     _note_step(ctx, step)
     m = Moment("event", step, ev, reading, ctx.position)
     run_rules(ctx, m)
     _change_position(ctx, step, ev)
 
 
-def _extend_leg(ctx: Replay, step: Step, ev: Moved, phase: int) -> None:
+def _extend_leg(ctx: Replay, step: Step, ev: Moved, phase: Optional[int]) -> None:
     """The unit's movement this phase gains a drag (a new leg if it had not moved in this phase)."""
     leg = ctx.legs.get(ev.counter.piece)
     if leg is None or leg.phase != phase:

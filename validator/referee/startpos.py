@@ -6,7 +6,25 @@ from .stacking import over_limit
 
 
 def _match(ctx):
-    return ctx.memo.get("start_match")
+    """The start position's match to the set-up, when the log begins at the set-up (its first turn)."""
+    mt = ctx.memo.get("start_match")
+    if mt is None or not at_setup(ctx, mt.scenario):
+        return None
+    return mt
+
+
+def at_setup(ctx, sc) -> bool:
+    first = sc.first_turn or (ctx.game.turns[0].id if ctx.game.turns else None)
+    return ctx.record.start_turn is None or first is None or ctx.record.start_turn == first
+
+
+@rule("HF1007", "log-begins-after-setup", "info",
+      "not verified: the set-up is compared only for a log that begins at the scenario's first turn", on="start")
+def log_begins_after_setup(ctx, m):
+    mt = ctx.memo.get("start_match")
+    if mt is not None and not at_setup(ctx, mt.scenario):
+        yield Finding(f"the log begins on turn {ctx.record.start_turn}, not at scenario {mt.scenario.id}'s set-up "
+                      f"(turn {mt.scenario.first_turn}): the start position is not compared with it")
 
 
 def _state(s) -> str:
@@ -92,7 +110,7 @@ def setup_overstacked(ctx, m):
 @rule("HF1006", "scenario-inferred", "info",
       "name the scenario with --scenario to judge the log against another one", on="start")
 def scenario_inferred(ctx, m):
-    mt = _match(ctx)
+    mt = ctx.memo.get("start_match")
     if mt is None or not ctx.memo.get("scenario_inferred"):
         return
     yield Finding(f"scenario inferred from the start position: {mt.scenario.id} ({mt.scenario.name}), "
