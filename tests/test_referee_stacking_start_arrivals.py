@@ -206,3 +206,36 @@ def test_a_log_that_begins_later_is_not_compared_with_the_setup(aachen):
     start = pos.moved(piece_at(pos, "0301").piece, Where(hex="0303"))
     r = audit(game, Log(start, turn="5").record(), "aachen")
     assert [f.code for f in r.findings if f.code.startswith("HF100")] == ["HF1005", "HF1005", "HF1007"]
+
+
+def test_nationalities_kept_apart_at_the_end_of_the_phase():
+    game, _ = load_game("source/bulge")
+    us, uk = Counter("a", "us-106-422", "allied"), Counter("b", "uk-33-tank-bde", "allied")
+    from validator.position import Position
+    pos = Position.of([(us, Where(hex="W2")), (uk, Where(hex="X2"))])
+    log = Log(pos, turn=game.turns[0].id)
+    log.move(uk, "W2")
+    log.next_turn(game.turns[1].id)
+    r = audit(game, log.record(), "45")
+    assert [(f.step, f.code, f.severity, f.hexes, f.rule) for f in r.findings if f.code == "HF1311"] == [
+        (2, "HF1311", "error", ("W2",), "10.2")]
+
+
+def test_same_nationality_stacked_is_not_mixing():
+    game, _ = load_game("source/bulge")
+    from validator.position import Position
+    a, b = Counter("a", "us-106-422", "allied"), Counter("b", "us-99-395", "allied")
+    log = Log(Position.of([(a, Where(hex="W2")), (b, Where(hex="X2"))]), turn=game.turns[0].id)
+    log.move(b, "W2")
+    log.next_turn(game.turns[1].id)
+    assert [f for f in audit(game, log.record(), "45").findings if f.code.startswith("HF13")] == []
+
+
+def test_a_sequence_without_movement_data_still_judges_paths(aachen):
+    game, pos = aachen
+    bare = replace(game, phases=tuple(replace(p, moves=None) for p in game.phases))
+    log = Log(pos)
+    log.move(piece_at(pos, "0301"), "0316")
+    r = audit(bare, log.record())
+    assert [(f.step, f.code) for f in r.findings if f.severity == "error"] == [(1, "HF1201")]
+    assert any("does not say in which phases" in x for x in r.coverage["steps"][0]["reasons"])
