@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from validator.position import Counter, Position, Where
-from validator.record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
+from validator.record import Chat, DieRoll, GameRecord, Moved, Removed, StateChanged, Step, TurnChanged
 from validator.referee.start import slots
 
 

@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 from typing import Callable, Optional
 
-from ..checks import Context
+from ..locations import in_play
 from ..record import Moved, Removed
 from . import Finding, rule
 from .replay import Leg
@@ -34,7 +34,7 @@ def zoc_certainty(game) -> tuple[bool, str]:
 
 def _in_play(ctx) -> Optional[Callable[[str], bool]]:
     if "in_play" not in ctx.memo:
-        ctx.memo["in_play"] = Context(ctx.game).in_play(ctx.scenario) if ctx.scenario else None
+        ctx.memo["in_play"] = in_play(ctx.game, ctx.scenario) if ctx.scenario else None
     return ctx.memo["in_play"]
 
 
