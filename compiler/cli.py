@@ -85,13 +85,14 @@ def schema(directory: Path) -> None:
 @main.command(name="checks")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def list_checks(fmt: str) -> None:
-    """List every check: code, name, default severity."""
-    checks = all_checks()
+    """List every check and audit rule: code, name, default severity."""
+    from validator.referee import all_rules
+    checks = [(c, "check") for c in all_checks().values()] + [(r, "audit") for r in all_rules().values()]
     if fmt == "json":
-        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "help": c.help}
-                               for c in checks.values()], indent=1))
+        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "help": c.help, "kind": k}
+                               for c, k in checks], indent=1))
         return
-    for c in checks.values():
+    for c, _ in checks:
         click.echo(f"{c.code}  {c.severity:<7}  {c.name:<32} {c.help}")
 
 

@@ -28,3 +28,13 @@ def test_no_game_is_named_in_the_referee():
     for p in REFEREE.glob("*.py"):
         text = p.read_text(encoding="utf-8").lower()
         assert not [n for n in names if n in text], p.name
+
+
+def test_checks_listing_includes_the_audit_rules():
+    import json
+    from click.testing import CliRunner
+    from compiler.cli import main
+    rows = json.loads(CliRunner().invoke(main, ["checks", "--format", "json"]).output)
+    audit = {x["code"]: x for x in rows if x["kind"] == "audit"}
+    assert audit["HF1202"]["name"] == "move-onto-enemy" and audit["HF1202"]["severity"] == "error"
+    assert set(audit) == set(all_rules())
