@@ -18,7 +18,8 @@ from .hexgrid import Board, Grid
 from .model import (
     DRM, TEC, Area, CombatRule, MixingRule, StackingRule, ZocRule, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
-    Path, Phase, Place, Places, Placement, Removal, ResultCode, Rules, Scenario, SetupGroup, Side,
+    Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
+    SideEffect, TableClamp, TableStrengths,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
 from .tec import read_costs
@@ -201,6 +202,38 @@ def _mixing_rule(m) -> MixingRule:
                       m.get("severity"), m.get("rule"), _loc(m))
 
 
+def _count(v) -> Optional[str]:
+    return None if v is None else str(v)
+
+
+def _side_effect(m) -> Optional[SideEffect]:
+    if m is None:
+        return None
+    return SideEffect(bool(m.get("eliminated")), _count(m.get("steps")), _count(m.get("units")),
+                      _count(m.get("retreat")), _count(m.get("advance")), m.get("blocked"))
+
+
+def _result_effect(m) -> Optional[ResultEffect]:
+    """A key entry's structured `effect`; None when the tree gives only the meaning text."""
+    if m is None:
+        return None
+    return ResultEffect(m.get("rule"), _side_effect(m.get("attacker")), _side_effect(m.get("defender")),
+                        _side_effect(m.get("designated")))
+
+
+def _clamp(m) -> TableClamp:
+    if not m:
+        return TableClamp()
+    return TableClamp(m.get("below", "unknown"), m.get("above", "unknown"), m.get("rule"))
+
+
+def _strengths(m) -> TableStrengths:
+    if not m:
+        return TableStrengths()
+    return TableStrengths(m.get("attack", "attack"), m.get("defense", "defense"), bool(m.get("complete")),
+                          m.get("rule"))
+
+
 def _location(m) -> Location:
     w = m.get("within")
     key = next((k for k in schemas.LOCATION_KEYS if k in m), None)
@@ -374,12 +407,16 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
         tables.append(Table(
             x["id"], x["name"], x.get("kind", "combat"), x.get("rule"), x.get("dice"), x.get("method"),
             _t(x["columns"]), rows, tuple(x["rolls"]) if x.get("rolls") else None,
-            tuple(ResultCode(k["code"], k["meaning"], _loc(k)) for k in x.get("key") or ()),
+            tuple(ResultCode(k["code"], k["meaning"], _loc(k), _result_effect(k.get("effect")))
+                  for k in x.get("key") or ()),
             _t(x.get("separators")) or ("/", " "),
-            tuple(DRM(d["value"], d["when"], d.get("rule"), d.get("side")) for d in x.get("drm") or ()),
+            tuple(DRM(d["value"], d["when"], d.get("rule"), d.get("side"), bool(d.get("repeats")))
+                  for d in x.get("drm") or ()),
             x.get("reconstruction"), _t(x.get("uncertain")), bool(x.get("complete", True)),
             {**dict(x.get("extra") or {}), **({"missing": list(x["missing"])} if x.get("missing") else {})},
-            _loc(x), _table_notes(x.get("notes")), next((d for d in dice if d.name == x.get("dice")), None)))
+            _loc(x), _table_notes(x.get("notes")), next((d for d in dice if d.name == x.get("dice")), None),
+            clamp=_clamp(x.get("clamp")), sides=_t(x.get("sides")), drm_from=x.get("drm_from"),
+            rounding=x.get("rounding"), rounding_rule=x.get("rounding_rule"), strengths=_strengths(x.get("strengths"))))
 
     c = files.get("counters.yaml") or {}
     default_steps = int(c.get("default_steps") or 1)

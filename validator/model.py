@@ -308,10 +308,32 @@ class TableRow:
 
 
 @dataclass(frozen=True, slots=True)
+class SideEffect:
+    """What a combat result does to one side, as the key prints it. Numbers are a count or "#" (the
+    number printed with the result, as in "DR2")."""
+    eliminated: bool = False                  # every unit of the side in the battle
+    steps: Optional[str] = None               # steps lost (a one-step unit losing a step is eliminated)
+    units: Optional[str] = None               # whole units eliminated, of the owner's choice
+    retreat: Optional[str] = None             # hexes every unit of the side retreats
+    advance: Optional[str] = None             # hexes the side may advance
+    blocked: Optional[str] = None             # a retreat that cannot be made: eliminated | deplete | unknown
+
+
+@dataclass(frozen=True, slots=True)
+class ResultEffect:
+    """The structured effect of a result code; `designated` is the side the code before it names ("D1r1")."""
+    rule: Optional[str]
+    attacker: Optional[SideEffect] = None
+    defender: Optional[SideEffect] = None
+    designated: Optional[SideEffect] = None
+
+
+@dataclass(frozen=True, slots=True)
 class ResultCode:
     code: str
     meaning: str
     loc: Loc = NOWHERE
+    effect: Optional[ResultEffect] = None     # None = effect unknown (only the meaning text is in the tree)
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +341,27 @@ class DRM:
     value: int
     when: str
     rule: Optional[str]
-    side: Optional[str] = None                # the side whose attacks it applies to; None = both
+    side: Optional[str] = None                # the attacking side it applies to; None = either
+    repeats: bool = False                     # may apply several times ("per 20 points", "for each air unit")
+
+
+@dataclass(frozen=True, slots=True)
+class TableStrengths:
+    """How a combat table's column is entered: the factor names summed for attack and defense, and whether
+    those printed factors fix it (`complete`: no support fire, halving or other modifier the tree lacks)."""
+    attack: str = "attack"
+    defense: str = "defense"
+    complete: bool = False
+    rule: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableClamp:
+    """What a combat outside the printed columns uses: the "lowest"/"highest" column, "prohibited" (no such
+    attack may be made) or "unknown" (the tree does not say)."""
+    below: str = "unknown"
+    above: str = "unknown"
+    rule: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +385,12 @@ class Table:
     loc: Loc = NOWHERE
     notes: tuple[str, ...] = ()               # footnotes printed with the table
     die: Optional[Dice] = None                # the declared die `dice` names (game.yaml dice); None if none
+    clamp: TableClamp = TableClamp()
+    sides: tuple[str, ...] = ()               # attacking sides that may use the table; () = every side
+    drm_from: Optional[str] = None            # another table whose modifiers apply to this one too
+    rounding: Optional[str] = None            # how an odds ratio rounds: defender | attacker | nearest
+    rounding_rule: Optional[str] = None
+    strengths: TableStrengths = TableStrengths()
 
 
 @dataclass(frozen=True, slots=True)

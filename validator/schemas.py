@@ -196,6 +196,25 @@ TEC = _obj(
     columns=_strs,
 )
 
+# A combat result's structured effect on one side: counts are integers or "#" (the number printed
+# with the result, "DR2" -> 2).
+_count = {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "#"}]}
+_SIDE_EFFECT = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "eliminated": {"type": "boolean", "description": "every unit of the side in the battle is eliminated"},
+        "steps": {**_count, "description": "steps lost"},
+        "units": {**_count, "description": "whole units eliminated, of the owner's choice"},
+        "retreat": {**_count, "description": "hexes each unit retreats"},
+        "advance": {**_count, "description": "hexes the side may advance"},
+        "blocked": {"enum": ["eliminated", "deplete", "unknown"],
+                    "description": "what befalls a unit that cannot complete its retreat"},
+    },
+}
+_RESULT_EFFECT = _obj(attacker=_SIDE_EFFECT, defender=_SIDE_EFFECT, designated=_SIDE_EFFECT)
+_CLAMP_END = {"enum": ["lowest", "highest", "prohibited", "unknown"],
+              "description": "what a combat beyond the printed columns uses; prohibited = no such attack"}
+
 TABLES = _obj(
     ["tables"],
     tables={"type": "array", "items": _obj(
@@ -207,9 +226,17 @@ TABLES = _obj(
             ["roll", "results"], roll={"type": ["string", "integer"]},
             results={"type": "array", "items": {"type": ["string", "null"]}})},
         rolls={"type": "array", "items": _int, "minItems": 2, "maxItems": 2},
-        key={"type": "array", "items": _obj(["code", "meaning"], code=_s, meaning=_s)},
+        key={"type": "array", "items": _obj(["code", "meaning"], code=_s, meaning=_s, effect=_RESULT_EFFECT)},
         separators=_strs,
-        drm={"type": "array", "items": _obj(["value", "when"], value=_int, when=_s, side=_sn)},
+        drm={"type": "array", "items": _obj(["value", "when"], value=_int, when=_s, side=_sn,
+                                            repeats={"type": "boolean"})},
+        clamp=_obj(below=_CLAMP_END, above=_CLAMP_END),
+        sides={**_strs, "description": "the attacking sides that may use this table (default: every side)"},
+        drm_from={**_sn, "description": "the id of the table whose die-roll modifiers apply to this one too"},
+        rounding={"enum": ["defender", "attacker", "nearest"],
+                  "description": "how an odds ratio rounds (default: in the defender's favour)"},
+        rounding_rule=_sn,
+        strengths=_obj(attack=_s, defense=_s, complete={"type": "boolean"}),
         reconstruction=_sn,
         uncertain={"type": "array", "items": {"type": "object"}},
         complete={"type": "boolean"},

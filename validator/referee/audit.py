@@ -6,6 +6,8 @@ from typing import Optional
 
 from ..model import Game
 from ..record import GameRecord
+from ..codes import CODES
+from .dice import dice_findings, dice_stats
 from .replay import AuditFinding, replay
 from .start import infer_scenario, match
 
@@ -27,7 +29,7 @@ class LogAudit:
     coverage: dict
     dice: list
     findings: list[AuditFinding] = field(default_factory=list)
-    dice_stats: Optional[list] = None
+    dice_stats: list = field(default_factory=list)
 
     def errors(self) -> int:
         return sum(1 for f in self.findings if f.severity == "error")
@@ -52,7 +54,7 @@ def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None) -> 
         sc = mt.scenario if mt else None
         inferred = True
     ctx = replay(game, record, sc, memo={"start_match": mt, "scenario_inferred": inferred})
-    findings = sorted(ctx.findings, key=lambda f: (f.step or 0, SEVERITY_ORDER[f.severity], f.code))
+    findings = sorted(ctx.findings + _dice_findings(game, record, ctx), key=lambda f: (f.step or 0, SEVERITY_ORDER[f.severity], f.code))
     return LogAudit(record.source, record.module, sc.id if sc else None, round(mt.score, 3) if mt else None,
                     record.players, len(record.steps), _coverage(record, ctx), _dice(ctx), findings,
                     dice_statistics(record))
@@ -87,10 +89,17 @@ def _dice(ctx) -> list:
             for step, d, label in ctx.dice]
 
 
-def dice_statistics(record: GameRecord) -> Optional[list]:
-    """Per die button: face counts and a fairness test, from the dice module where the tree has it."""
-    try:
-        from .dice import dice_stats  # written on its own branch; absent until merged
-    except ImportError:
-        return None
+def dice_statistics(record: GameRecord) -> list:
+    """Per die button: face counts and a fairness test."""
     return [asdict(x) for x in dice_stats(record)]
+
+
+def _dice_findings(game: Game, record: GameRecord, ctx) -> list[AuditFinding]:
+    """Undone rolls, dice no table uses, unfair-looking buttons (the dice module's codes)."""
+    out = []
+    for d in dice_findings(game, record):
+        step = d.steps[0] if d.steps else None
+        turn, phase, label, side = ctx.at_step.get(step, (None, None, None, None)) if step else (None,) * 4
+        out.append(AuditFinding(d.code, d.severity, d.message, CODES[d.code].help, None, step, turn, phase,
+                                label, side))
+    return out

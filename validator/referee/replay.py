@@ -136,9 +136,13 @@ class Replay:
         if step is not None:
             self.coverage.setdefault(step, {"partly": [], "not": []})["partly"].append(reason)
 
-    def unverified(self, step: Optional[int], reason: str) -> None:
+    def unverified(self, step: Optional[int], reason: str, noted: bool = False) -> None:
+        """The step could not be judged; `noted`: a finding of its own says so already (no HF1902 too)."""
         if step is not None:
-            self.coverage.setdefault(step, {"partly": [], "not": []})["not"].append(reason)
+            cov = self.coverage.setdefault(step, {"partly": [], "not": []})
+            cov["not"].append(reason)
+            if noted:
+                cov.setdefault("noted", []).append(reason)
 
     def steps_after(self, step: Step) -> Iterable[Step]:
         """The record's steps after one step, up to the next turn change."""

@@ -1,0 +1,331 @@
+"""The combat table reading (validator.referee.crt) and battle judging (validator.referee.combat)."""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+
+from conftest import MINI, SOURCE
+from validator.loader import load_game
+from validator.model import TableClamp
+from validator.position import Counter, Position, Where
+from validator.record import DieRoll, Moved, Placed, Removed, StateChanged
+from validator.referee.combat import judge_battle, modifier_sums
+from validator.referee.crt import (ILLEGIBLE, NOT_PRINTED, Bounds, combat_tables, parse_differential, parse_odds,
+                                   read_table, round_odds)
+
+
+def _game(path):
+    g, diags = load_game(path)
+    assert g is not None, [str(d) for d in diags]
+    return g
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {n: _game(SOURCE / n) for n in ("bulge", "aachen", "ardennes2")}
+
+
+@pytest.fixture(scope="module")
+def mini_game():
+    return _game(MINI)
+
+
+def _crt(game, tid="crt"):
+    return next(ct for ct in combat_tables(game) if ct.id == tid)
+
+
+def _bounds(line):
+    return [(c.printed, c.bounds.lo if c.bounds else None, c.bounds.hi if c.bounds else None) for c in line.columns]
+
+
+F = Fraction
+
+
+# -- reading the three real tables --
+def test_bulge_crt_columns_and_cells(games):
+    ct = _crt(games["bulge"])
+    assert ct.method == "odds" and ct.rounding == "defender"
+    b = _bounds(ct.headings)
+    assert b[0] == ("1-7", F(1, 7), F(1, 7))
+    assert b[5] == ("1-2", F(1, 2), F(1, 2))
+    assert b[6] == ("1-1", 1, 1)
+    assert b[-1] == ("8-1+", 8, None)
+    assert ct.headings.clamp == TableClamp("lowest", "highest", "17.1.4, 17.1.5")
+    assert sorted(ct.rows) == list(range(-1, 9))
+    (cell,) = ct.cells_at(3, 8)                                    # 8.2 example: 3-1, roll 3 = Exchange
+    assert [r.code for r in cell.results] == ["Exch."]
+    (cell,) = ct.cells_at(2, 9)                                    # 4-1, roll 2: "DR3 / AA2"
+    assert [(r.code, r.number) for r in cell.results] == [("DR#", 3), ("AA#", 2)]
+    assert cell.results[0].effect.defender.blocked == "eliminated"
+    (cell,) = ct.cells_at(-1, 13)                                  # the reconstructed "? / AA3"
+    assert cell.state == ILLEGIBLE
+    # below 1-7 uses 1-7, above 8-1 uses 8-1 (17.1.4, 17.1.5)
+    assert ct.headings.lookup(round_odds(1, 9)).column == 0
+    assert ct.headings.lookup(round_odds(40, 3)).column == 13
+
+
+def test_odds_round_in_the_defenders_favour():
+    # the 17.1.1 examples: 16 vs 9 -> 1-1, 14 vs 6 -> 2-1, 4 vs 15 -> 1-4
+    assert round_odds(16, 9) == 1
+    assert round_odds(14, 6) == 2
+    assert round_odds(4, 15) == F(1, 4)
+    assert round_odds(4, 15, "attacker") == F(1, 3)
+    assert round_odds(5, 10) == F(1, 2)
+
+
+def test_aachen_crt_terrain_lines(games):
+    ct = _crt(games["aachen"])
+    assert ct.method == "differential"
+    assert all(c.bounds is None for c in ct.headings.columns)      # numbered columns: bounds are per line
+    mountain = ct.line_for("mountain")
+    city = ct.line_for("rough")
+    assert city is ct.line_for("city") and city is not mountain
+    assert _bounds(mountain)[:4] == [("−1", -1, -1), ("0", 0, 0), ("+1", 1, 1), ("+2, +3", 2, 3)]
+    assert _bounds(mountain)[7] == ("+10", 10, 10) and _bounds(mountain)[8] == ("", None, None)
+    assert mountain.lookup(14).column == 7                        # "greater than +10 as +10"
+    assert mountain.lookup(-5).column == 0                        # "less than the lowest ... at the lowest"
+    assert city.lookup(3).column is None and "does not say" in city.lookup(3).reason
+    assert ct.line_for("clear") is None                           # no clear line is printed
+    (cell,) = ct.cells_at(1, 0)
+    assert [r.code for r in cell.results] == ["(A)"] and cell.results[0].effect.attacker.steps == "1"
+    assert ct.cells_at(2, 0)[0].state == NOT_PRINTED
+
+
+def test_ardennes_crt_rows_and_short_row(games):
+    ct = _crt(games["ardennes2"])
+    assert _bounds(ct.headings)[0] == ("1:4", F(1, 4), F(1, 4))
+    assert _bounds(ct.headings)[-1] == ("7:1+", 7, None)
+    assert sorted(ct.rows) == [2, 3, 4]
+    (cell,) = ct.cells_at(2, 8)
+    assert [(r.code, r.number) for r in cell.results] == [("A#", 1), ("D#", 1)]
+    # row 4 prints 9 cells for 10 columns: column 6 (4:1) may be its own cell, the one before, or the missing one
+    alts = ct.cells_at(4, 6)
+    assert [c.printed for c in alts[:-1]] == ["A1", "A1D1"] and alts[-1].state == NOT_PRINTED
+    assert ct.cells_at(7, 0)[0].state == NOT_PRINTED
+
+
+def test_malformed_columns_read_with_a_reason(games):
+    g = games["ardennes2"]
+    t = next(t for t in g.tables if t.id == "crt")
+    bad = dataclasses.replace(t, columns=("1:4", "x:2", "2:3", "3:1"))
+    ct = read_table(g, bad)
+    assert [c.reason for c in ct.headings.columns] == [
+        None, "column 'x:2' is not an odds ratio (a:b)", "column '2:3' is neither n:1 nor 1:n", None]
+    assert ct.problems == ("column 'x:2' is not an odds ratio (a:b)", "column '2:3' is neither n:1 nor 1:n")
+    assert parse_differential("≤-2") == (Bounds(None, -2), None)
+    assert parse_differential("11+") == (Bounds(11, None), None)
+    assert parse_differential("+3") == (Bounds(3, 3), None)
+    assert parse_differential("+2, +5")[1] == "column '+2, +5' lists differentials that are not consecutive"
+    assert parse_differential("lots")[1] == "column 'lots' is not a differential"
+    assert parse_odds("7:1+") == (Bounds(7, None), None)
+
+
+def test_bulge_modifiers_capped_and_by_side(games):
+    g = games["bulge"]
+    assert modifier_sums(g, _crt(g), "allied") == ({-2, -1, 0, 1, 2}, None)
+    assert modifier_sums(g, _crt(g, "blitz"), "german") == ({-2, -1, 0, 1, 2}, None)   # 34.4 via drm_from
+
+
+# -- judging battles on the mini fixture (terrain and strengths known) --
+A = Counter("a", "b1-a", "blue")          # 3-5-10, two steps
+B = Counter("b", "b1-b", "blue")          # 3-5-10
+C = Counter("c", "b1-c", "blue")          # 2-2-14
+R = Counter("r", "r1-a", "red")           # 4-4-12
+R2 = Counter("r2", "r-inf", "red")        # 1-1-7
+
+
+def roll(n, dice="1d6"):
+    return DieRoll(dice, (n,), n)
+
+
+def reduced(c, hex_id):
+    return StateChanged(c.with_state({"reduced"}), frozenset(), Where(hex_id))
+
+
+def test_mini_legal_result(mini_game):
+    # 3+3 attacking 4 in clear: 6:4 rounds to 1:1; roll 1 at 1:1 = A1
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    j = judge_battle(mini_game, pos, "blue", roll(1), [reduced(A, "0403")], step=7)
+    assert (j.verdict, j.code, j.step) == ("legal", None, 7)
+    assert "column 1:1, row 1 (A1)" in j.message
+
+
+def test_mini_violation_names_code_hexes_units(mini_game):
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    j = judge_battle(mini_game, pos, "blue", roll(1), [Removed(R, Where("0404"))], step=9)
+    assert (j.verdict, j.code) == ("violation", "HF1501")
+    assert j.hexes == ("0404",) and j.units == ("r1-a",)
+    assert "1:1/1: A1" in j.message and "attacker: needs 1 step(s) lost, shows no loss" in j.message
+
+
+def test_mini_near_miss_same_result_at_another_possible_column(mini_game):
+    # with C also adjacent, all three attacking make 8:4 = 2:1, where roll 1 is D1: the same record is legal
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (R, Where("0404"))])
+    j = judge_battle(mini_game, pos, "blue", roll(1), [Removed(R, Where("0404"))])
+    assert j.verdict == "legal" and "column 2:1, row 1 (D1)" in j.message
+    without_c = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    j = judge_battle(mini_game, without_c, "blue", roll(1), [Removed(R, Where("0404"))])
+    assert j.verdict == "violation"                       # 6:4 = 1:1 only: A1, not D1
+
+
+def test_mini_terrain_doubles_defense(mini_game):
+    # woods (x2): 8 against 8 is 1:1, roll 2 = A1; in clear 8 against 4 is 2:1, roll 2 = D1
+    x = Counter("x", "r1-a", "red")
+    woods = Position.of([(A, Where("0405")), (B, Where("0405")), (C, Where("0504")), (x, Where("0505"))])
+    clear = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (x, Where("0404"))])
+    assert judge_battle(mini_game, clear, "blue", roll(2), [Removed(x, Where("0404"))]).verdict == "legal"
+    j = judge_battle(mini_game, woods, "blue", roll(2), [Removed(x, Where("0505"))])
+    assert j.verdict == "violation" and {c.terrain for c in j.candidates} == {"woods"}
+
+
+def test_mini_blocked_retreat_and_no_effect(mini_game):
+    # 3:1 (3+3+2 against 1... rounds 8:1 beyond 3:1 -> highest column): roll 3 = D1r1, a blocked retreat eliminates
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (R2, Where("0404"))])
+    assert judge_battle(mini_game, pos, "blue", roll(3), [Removed(R2, Where("0404"))]).verdict == "legal"
+    # roll 5 at 3:1 is "-": nothing happens (legal); an attacker removed is a violation (A1 at 2:1 is one step)
+    assert judge_battle(mini_game, pos, "blue", roll(5), [Moved(R2, Where("0404"), Where("0405"))]).verdict == "legal"
+    j = judge_battle(mini_game, pos, "blue", roll(5), [Removed(A, Where("0403")), Removed(B, Where("0403"))])
+    assert j.verdict == "violation"
+
+
+def test_mini_unknown_effect_is_unverified(mini, mini_game):
+    def drop_de_effect(d):
+        for k in d["tables"][0]["key"]:
+            if k["code"] == "DE":
+                del k["effect"]
+    mini.edit("tables.yaml", drop_de_effect)
+    g = _game(mini.path)
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (R2, Where("0404"))])
+    j = judge_battle(g, pos, "blue", roll(1), [])                      # 8:1 -> 3:1, roll 1 = DE
+    assert (j.verdict, j.code) == ("unverified", "HF1590")
+    assert "the effect of DE is not in the tree (effect unknown)" in j.reason
+    assert judge_battle(mini_game, pos, "blue", roll(1), []).verdict == "violation"
+
+
+def test_mini_several_possible_battles_without_losses(mini_game):
+    # nothing follows the roll: two battles are possible; against R2 (8:1 -> 3:1) roll 5 is "-", which fits
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (R2, Where("0404")),
+                       (R, Where("0402"))])
+    j = judge_battle(mini_game, pos, "blue", roll(5), [])
+    assert j.verdict == "legal" and "against 0404" in j.message
+
+
+def test_mini_roll_with_dice_no_combat_table_uses(mini_game):
+    pos = Position.of([(A, Where("0403")), (R, Where("0404"))])
+    j = judge_battle(mini_game, pos, "blue", DieRoll("2d6", (3, 4), 7), [])
+    assert (j.verdict, j.code) == ("unverified", "HF1592")
+
+
+# -- judging on the real trees (strengths and terrain mostly unknown: every column may apply) --
+def test_bulge_violation_and_near_miss(games):
+    g = games["bulge"]
+    a1, a2 = Counter("a1", "us-1-16", "allied"), Counter("a2", "us-9-47", "allied")
+    d = Counter("d", "de-kg-peiper", "german")
+    pos = Position.of([(a1, Where("Q8")), (a2, Where("O7")), (d, Where("P7"))])
+    # roll 6, modifiers -2..+2: rows 4-8 hold no cell eliminating two attackers and the defender
+    events = [Removed(a1, Where("Q8")), Removed(a2, Where("O7")), Removed(d, Where("P7"))]
+    j = judge_battle(g, pos, "allied", roll(6), events, step=40)
+    assert (j.verdict, j.code, j.step) == ("violation", "HF1501", 40)
+    assert j.hexes == ("P7", "O7", "Q8") and j.units == ("us-1-16", "us-9-47", "de-kg-peiper")
+    # one attacker and the defender eliminated is an exchange, printed in rows 4-8: legal
+    j = judge_battle(g, pos, "allied", roll(6), [Removed(a1, Where("Q8")), Removed(d, Where("P7"))])
+    assert j.verdict == "legal" and "(Exch.)" in j.message
+
+
+def test_bulge_defender_eliminated_by_a_blocked_retreat(games):
+    g = games["bulge"]
+    a1, d = Counter("a1", "us-1-16", "allied"), Counter("d", "de-kg-peiper", "german")
+    pos = Position.of([(a1, Where("Q8")), (d, Where("P7"))])
+    j = judge_battle(g, pos, "allied", roll(6), [Removed(d, Where("P7"))])
+    assert j.verdict == "legal" and "DR" in j.message
+
+
+def test_ardennes_unprinted_rows_and_below_the_table(games):
+    g = games["ardennes2"]
+    a = Counter("a", "us-4id-22", "allied")
+    d = Counter("d", "de-3fj-8", "axis")
+    pos = Position.of([(a, Where("A11.07")), (d, Where("A10.06"))])
+    j = judge_battle(g, pos, "allied", DieRoll("2d6", (4, 4), 8), [])
+    assert j.verdict == "unverified" and "row 8 of Combat Results Tables (two dice) is not printed" in j.reason
+    # roll 3: every printed column takes an attacker loss; below 1:4 the tree does not say: unverified, not violation
+    j = judge_battle(g, pos, "allied", DieRoll("2d6", (1, 2), 3), [])
+    assert j.verdict == "unverified" and "below the columns" in j.reason
+    # roll 3 with the attacker reduced: A1 at 4:1 or 5:1 fits
+    j = judge_battle(g, pos, "allied", DieRoll("2d6", (1, 2), 3), [reduced(a, "A11.07")])
+    assert j.verdict == "legal"
+
+
+def test_aachen_only_row_one(games):
+    g = games["aachen"]
+    a = Counter("a", "us-30id-inf-2-3-7", "us")
+    d = Counter("d", "de-inf-1-1-6", "german")
+    pos = Position.of([(a, Where("1626")), (d, Where("1526"))])
+    assert judge_battle(g, pos, "us", roll(1), [reduced(a, "1626")]).verdict == "legal"          # (A)
+    # the defender eliminated: D2 with a retreat that could not be made (8.3) fits
+    assert judge_battle(g, pos, "us", roll(1), [Removed(d, Where("1526"))]).verdict == "legal"
+    # two attackers and the defender eliminated fits no printed cell of row 1; the line for a clear hex is
+    # not printed and the hex's terrain is unknown: unverified, not a violation
+    a2 = Counter("a2", "us-1id-inf-3-3-7", "us")
+    pos2 = pos.placed(a2, Where("1625"))
+    j = judge_battle(g, pos2, "us", roll(1), [Removed(a, Where("1626")), Removed(a2, Where("1625")),
+                                              Removed(d, Where("1526"))])
+    assert j.verdict == "unverified" and "terrain of 1526 is not in the tree" in j.reason
+    j = judge_battle(g, pos, "us", roll(4), [])
+    assert j.verdict == "unverified" and "row 4" in j.reason
+
+
+def test_many_attackers(games, mini_game):
+    # Bulge: strengths unknown, so twelve adjacent attackers are judged by how many join, not which
+    g = games["bulge"]
+    allied = [u.id for u in g.units if u.side == "allied"]
+    d = Counter("d", "de-kg-peiper", "german")
+    items = [(d, Where("P7"))] + [(Counter(f"a{i}", allied[i], "allied"), Where(h))
+                                  for i, h in enumerate(g.grid.neighbours("P7") * 2)]
+    j = judge_battle(g, Position.of(items), "allied", roll(6), [Removed(d, Where("P7"))])
+    assert j.verdict == "legal"
+    # the mini tree's strengths are complete: nine attackers without losses are 2^9 subsets, beyond the cap
+    items = [(R, Where("0404"))] + [(Counter(f"m{i}", "b1-b", "blue"), Where(h))
+                                    for i, h in enumerate(mini_game.grid.neighbours("0404") * 2)][:9]
+    j = judge_battle(mini_game, Position.of(items), "blue", roll(4), [])
+    assert j.verdict == "unverified" and "9 attackers adjacent to 0404: too many subsets to try" in j.reason
+
+
+def test_repeating_modifier_without_cap_is_unverified(mini):
+    mini.edit("tables.yaml", lambda d: d["tables"][0].update(
+        drm=[{"value": -1, "when": "per artillery unit", "repeats": True}]))
+    g = _game(mini.path)
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    # 1:1: rolls 1-3 are A1; the record shows the defender eliminated, which row 1 (roll 4 - 3) does not give
+    j = judge_battle(g, pos, "blue", roll(4), [Removed(R, Where("0404"))])
+    assert j.verdict == "unverified" and "'per artillery unit' may apply more than 3 times" in j.reason
+
+
+def test_losses_are_net_of_the_events(mini_game):
+    # flipped and flipped back, removed and put back: no loss until the last flip
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    events = [reduced(A, "0403"), StateChanged(A, frozenset({"reduced"}), Where("0403")),
+              Removed(R, Where("0404")), Placed(R, Where("0404")), reduced(A, "0403")]
+    assert judge_battle(mini_game, pos, "blue", roll(1), events).verdict == "legal"      # A1 at 1:1
+    j = judge_battle(mini_game, pos, "blue", roll(1), events[:4])
+    assert j.verdict == "violation" and "attacker: needs 1 step(s) lost, shows no loss" in j.message
+
+
+def test_step_object_and_unknown_side(mini_game):
+    from validator.record import Step
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
+    r = roll(1)
+    j = judge_battle(mini_game, pos, "blue", r, [], step=Step(12, (r,)))
+    assert (j.verdict, j.step) == ("violation", 12) and "(no unit lost or moved after the roll)" in j.message
+    j = judge_battle(mini_game, pos, None, r, [], step=12)
+    assert (j.verdict, j.code, j.reason) == ("unverified", "HF1590", "no phasing side")
+
+
+def test_moves_in_several_hexes_are_several_possible_battles(mini_game):
+    # no losses; two red units elsewhere move afterwards: either hex may be the battle (R2: roll 5 at 3:1 is "-")
+    pos = Position.of([(A, Where("0403")), (B, Where("0403")), (C, Where("0504")), (R2, Where("0404")),
+                       (R, Where("0402"))])
+    events = [Moved(R2, Where("0404"), Where("0405")), Moved(R, Where("0402"), Where("0401"))]
+    j = judge_battle(mini_game, pos, "blue", roll(5), events)
+    assert j.verdict == "legal" and "against 0404" in j.message

@@ -1,0 +1,343 @@
+"""A typed reading of a combat results table: columns as bounds, rows by roll, cells as results.
+
+Everything comes from the tree's `Table` (the method falls back on the game's rules.combat): the
+method (odds or differential), the rounding of a ratio, the printed column headings, the clamp
+(what a combat beyond the printed columns uses), the key and its structured effects. A heading that
+does not read is a `Column` with a `reason`, never an exception; a cell the print lacks is "not
+printed", a "?" is "illegible".
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional, Union
+
+from ..model import Game, ResultEffect, Table, TableClamp
+
+Value = Union[int, Fraction]
+
+PRINTED, NOT_PRINTED, ILLEGIBLE = "printed", "not printed", "illegible"
+NO_EFFECT_MARKS = ("-", "—", "–")            # a dash in a cell: no effect, whether or not the key lists it
+ROUNDINGS = ("defender", "attacker", "nearest")
+DEFAULT_ROUNDING = "defender"                # the standard convention where the tree prints none
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Inclusive bounds over the rounded ratio (odds) or the differential; None leaves a side open."""
+    lo: Optional[Value]
+    hi: Optional[Value]
+
+    def contains(self, v: Value) -> bool:
+        return (self.lo is None or v >= self.lo) and (self.hi is None or v <= self.hi)
+
+
+@dataclass(frozen=True)
+class Column:
+    index: int
+    printed: str
+    bounds: Optional[Bounds]                 # None: unused ("" on a terrain line) or unreadable
+    reason: Optional[str] = None             # why the heading does not read
+
+
+@dataclass(frozen=True)
+class Result:
+    """One result code in a cell: the key entry it matched, the number printed with it, its effect."""
+    token: str                               # as printed: "DR2"
+    code: str                                # the key's code: "DR#"
+    number: Optional[int]
+    effect: Optional[ResultEffect]           # None = effect unknown
+
+
+@dataclass(frozen=True)
+class Cell:
+    printed: str
+    state: str                               # printed | not printed | illegible
+    results: tuple[Result, ...] = ()
+    reason: Optional[str] = None             # why the cell cannot be judged (a token not in the key)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Where a combat value falls: a column index, or None with the reason."""
+    column: Optional[int]
+    reason: Optional[str] = None             # "prohibited" or why the tree cannot tell
+
+
+@dataclass(frozen=True)
+class ColumnLine:
+    """A set of column bounds: the table's headings, or one terrain line (a differential per column)."""
+    name: str
+    terrain: tuple[str, ...]                 # terrain ids the line is for; () = the table's headings
+    columns: tuple[Column, ...]
+    clamp: TableClamp
+
+    def lookup(self, v: Value) -> Lookup:
+        for c in self.columns:
+            if c.bounds is not None and c.bounds.contains(v):
+                return Lookup(c.index)
+        used = [c for c in self.columns if c.bounds is not None]
+        if not used:
+            return Lookup(None, f"no column of {self.name} reads")
+        if all(c.bounds.lo is not None and v < c.bounds.lo for c in used):
+            return self._beyond(self.clamp.below, min(used, key=lambda c: c.bounds.lo), v, "below")
+        if all(c.bounds.hi is not None and v > c.bounds.hi for c in used):
+            return self._beyond(self.clamp.above, max(used, key=lambda c: c.bounds.hi), v, "above")
+        return Lookup(None, f"{_show(v)} falls between the columns of {self.name}")
+
+    def _beyond(self, how: str, edge: Column, v: Value, side: str) -> Lookup:
+        if how in ("lowest", "highest"):
+            return Lookup(edge.index)
+        if how == "prohibited":
+            return Lookup(None, "prohibited")
+        return Lookup(None, f"{_show(v)} is {side} the columns of {self.name} and the tree does not say "
+                            "which column applies")
+
+
+@dataclass(frozen=True)
+class CombatTable:
+    table: Table
+    method: Optional[str]                    # odds | differential
+    rounding: str                            # how an odds ratio rounds: defender | attacker | nearest
+    headings: ColumnLine
+    lines: tuple[ColumnLine, ...]            # terrain lines, where the table prints them
+    rows: dict                               # roll -> tuple[Cell, ...] (one per column)
+    problems: tuple[str, ...]                # what does not read, said plainly
+
+    @property
+    def id(self) -> str:
+        return self.table.id
+
+    def line_for(self, terrain: str) -> Optional[ColumnLine]:
+        """The terrain line for a terrain id; the headings when the table has no terrain lines."""
+        if not self.lines:
+            return self.headings
+        return next((ln for ln in self.lines if terrain in ln.terrain), None)
+
+    def value(self, attack: int, defense: int) -> Optional[Value]:
+        """The combat value a column is looked up by: the rounded odds ratio or the differential."""
+        if self.method == "differential":
+            return attack - defense
+        if self.method == "odds":
+            return round_odds(attack, defense, self.rounding)
+        return None
+
+    def cells_at(self, roll: int, column: int) -> tuple[Cell, ...]:
+        """The cell of a roll and column, or every cell it may be where the row prints fewer cells than
+        there are columns and does not say which one is missing (then the column may be the missing one)."""
+        name = self.table.name
+        cells = self.rows.get(roll)
+        if cells is None:
+            return (Cell("", NOT_PRINTED, reason=f"row {roll} of {name} is not printed"),)
+        short = len(self.headings.columns) - len(cells)
+        if short <= 0:
+            return (cells[column],)
+        heading = self.headings.columns[column].printed
+        missing = Cell("", NOT_PRINTED, reason=f"row {roll} of {name} prints {len(cells)} cells for "
+                                               f"{len(self.headings.columns)} columns and does not say which "
+                                               f"is missing: column {heading} may be the one not printed")
+        return tuple(cells[i] for i in range(max(0, column - short), min(column, len(cells) - 1) + 1)) + (missing,)
+
+    def roll_range(self) -> Optional[tuple[int, int]]:
+        if self.table.rolls:
+            return self.table.rolls
+        return (min(self.rows), max(self.rows)) if self.rows else None
+
+
+def _show(v: Value) -> str:
+    if isinstance(v, Fraction):
+        return f"{v.numerator}:{v.denominator}"
+    return f"{v:+d}"
+
+
+# -- odds --
+def round_odds(attack: int, defense: int, rounding: str = DEFAULT_ROUNDING) -> Optional[Fraction]:
+    """The ratio as a table column names it (n:1 or 1:n). Rounded in the defender's favour, the attacker
+    loses the fraction when stronger (16:9 -> 1:1) and the defender keeps it when stronger (4:15 -> 1:4)."""
+    if attack < 0 or defense < 0 or (attack == 0 and defense == 0):
+        return None
+    if defense == 0:
+        return Fraction(10 ** 6)             # undefended: beyond every printed column
+    if attack == 0:
+        return Fraction(1, 10 ** 6)
+    if attack >= defense:
+        r = Fraction(attack, defense)
+        n = {"defender": math.floor, "attacker": math.ceil, "nearest": _round_half_down}[rounding](r)
+        return Fraction(max(n, 1))
+    r = Fraction(defense, attack)
+    n = {"defender": math.ceil, "attacker": math.floor, "nearest": _round_half_up}[rounding](r)
+    return Fraction(1, max(n, 1))
+
+
+def _round_half_down(r: Fraction) -> int:
+    return math.ceil(r - Fraction(1, 2))
+
+
+def _round_half_up(r: Fraction) -> int:
+    return math.floor(r + Fraction(1, 2))
+
+
+_ODDS = re.compile(r"(\d+)\s*[:\-]\s*(\d+)\s*(\+|-)?")
+
+
+def parse_odds(printed: str) -> tuple[Optional[Bounds], Optional[str]]:
+    """"3:1" -> [3, 3]; "1-2" -> [1/2, 1/2]; "7:1+" -> [7, open]; "1:8-" -> [open, 1/8]."""
+    s = printed.strip()
+    m = _ODDS.fullmatch(s)
+    if not m:
+        return None, f"column {printed!r} is not an odds ratio (a:b)"
+    a, b = int(m.group(1)), int(m.group(2))
+    if a == 0 or b == 0:
+        return None, f"column {printed!r} has a zero term"
+    if a != 1 and b != 1:
+        return None, f"column {printed!r} is neither n:1 nor 1:n"
+    r = Fraction(a, b)
+    if m.group(3) == "+":
+        return Bounds(r, None), None
+    if m.group(3) == "-":
+        return Bounds(None, r), None
+    return Bounds(r, r), None
+
+
+# -- differentials --
+_NUM = r"[+\-]?\d+"
+_DIFF_RANGE = re.compile(rf"({_NUM})\s*(?:to|\.\.|–)\s*({_NUM})")
+
+
+def _norm(s: str) -> str:
+    return s.replace("−", "-").replace("≤", "<=").replace("≥", ">=").replace(" ", "")
+
+
+def parse_differential(printed: str) -> tuple[Optional[Bounds], Optional[str]]:
+    """"-1" -> [-1, -1]; "+2, +3" -> [2, 3]; "≤-2" -> [open, -2]; "11+" -> [11, open]; "" -> unused."""
+    s = _norm(printed.strip())
+    if not s:
+        return None, None
+    try:
+        if s.startswith("<="):
+            return Bounds(None, int(s[2:])), None
+        if s.startswith(">="):
+            return Bounds(int(s[2:]), None), None
+        if s.endswith("+") and re.fullmatch(rf"{_NUM}\+", s):
+            return Bounds(int(s[:-1]), None), None
+        if s.endswith("-") and re.fullmatch(rf"{_NUM}-", s):
+            return Bounds(None, int(s[:-1])), None
+        m = _DIFF_RANGE.fullmatch(printed.strip().replace("−", "-"))
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            return (Bounds(lo, hi), None) if lo <= hi else (None, f"column {printed!r} runs backwards")
+        values = sorted(int(p) for p in s.split(","))
+        if values != list(range(values[0], values[-1] + 1)):
+            return None, f"column {printed!r} lists differentials that are not consecutive"
+        return Bounds(values[0], values[-1]), None
+    except ValueError:
+        return None, f"column {printed!r} is not a differential"
+
+
+def _columns(printed: tuple[str, ...], parse) -> tuple[tuple[Column, ...], list[str]]:
+    cols, problems = [], []
+    for i, p in enumerate(printed):
+        b, why = parse(str(p))
+        cols.append(Column(i, str(p), b, why))
+        if why:
+            problems.append(why)
+    return tuple(cols), problems
+
+
+def _terrain_lines(t: Table, n: int) -> tuple[tuple[ColumnLine, ...], list[str]]:
+    """A table that prints a differential per column for each defender terrain (extra.terrain_rows)."""
+    lines, problems = [], []
+    for r in t.extra.get("terrain_rows") or ():
+        diffs = tuple(str(d) for d in r.get("differentials") or ())
+        cols, why = _columns(diffs, parse_differential)
+        problems += [f"terrain line {r.get('printed')!r}: {w}" for w in why]
+        if len(cols) != n:
+            problems.append(f"terrain line {r.get('printed')!r} has {len(cols)} cells for {n} columns")
+        cl = r.get("clamp")
+        clamp = TableClamp(cl.get("below", "unknown"), cl.get("above", "unknown"), cl.get("rule")) if cl else t.clamp
+        lines.append(ColumnLine(f"the {r.get('printed')} line", tuple(r.get("terrain") or ()), cols, clamp))
+    return tuple(lines), problems
+
+
+# -- cells --
+def _key_patterns(t: Table) -> list[tuple[re.Pattern, object]]:
+    """Key codes as patterns ("DR#" -> DR(\\d+)), longest first so "DR2" is not read as "D" + "R2"."""
+    pats = []
+    for k in sorted(t.key, key=lambda k: len(k.code), reverse=True):
+        rx = re.escape(k.code).replace(r"\#", r"(\d+)").replace("#", r"(\d+)")
+        pats.append((re.compile(rx), k))
+    return pats
+
+
+def _tokens(cell: str, t: Table) -> list[str]:
+    s = cell
+    for sep in t.separators:
+        s = s.replace(sep, " ")
+    return s.split()
+
+
+def read_cell(cell: str, t: Table, pats=None) -> Cell:
+    pats = pats if pats is not None else _key_patterns(t)
+    s = cell.strip()
+    if not s:
+        return Cell(cell, NOT_PRINTED, reason="the cell is not printed")
+    results: list[Result] = []
+    for part in _tokens(s, t):
+        if part == "?":
+            return Cell(cell, ILLEGIBLE, reason=f"the cell {cell!r} has a result the print does not show")
+        if part in NO_EFFECT_MARKS and not any(k.code == part for k in t.key):
+            results.append(Result(part, part, None, ResultEffect(None)))
+            continue
+        pos = 0
+        while pos < len(part):
+            for rx, k in pats:
+                m = rx.match(part, pos)
+                if m and m.end() > pos:
+                    num = int(m.group(1)) if m.groups() else None
+                    results.append(Result(m.group(0), k.code, num, k.effect))
+                    pos = m.end()
+                    break
+            else:
+                return Cell(cell, PRINTED, tuple(results), reason=f"{part[pos:]!r} in {cell!r} is not in the key")
+    return Cell(cell, PRINTED, tuple(results))
+
+
+def read_table(game: Game, t: Table) -> CombatTable:
+    """The typed reading of one combat table of the tree."""
+    method = t.method or game.rules.combat_method
+    problems: list[str] = []
+    if method == "odds":
+        cols, why = _columns(t.columns, parse_odds)
+    elif method == "differential" and not t.extra.get("terrain_rows"):
+        cols, why = _columns(t.columns, parse_differential)
+    else:
+        # columns numbered as printed; the bounds are on the terrain lines (or unknown)
+        cols, why = tuple(Column(i, str(c), None) for i, c in enumerate(t.columns)), []
+        if method not in ("odds", "differential"):
+            why = [f"table {t.name}: the combat method {method!r} is neither odds nor differential"]
+    problems += why
+    lines, why = _terrain_lines(t, len(cols)) if method == "differential" else ((), [])
+    problems += why
+    rounding = t.rounding or DEFAULT_ROUNDING
+    if rounding not in ROUNDINGS:
+        problems.append(f"rounding {rounding!r} is not one of {', '.join(ROUNDINGS)}")
+        rounding = DEFAULT_ROUNDING
+    pats = _key_patterns(t)
+    rows: dict[int, tuple[Cell, ...]] = {}
+    for row in t.rows:
+        if not row.rolls:
+            problems.append(f"row {row.roll!r} does not read as die roll(s)")
+        cells = tuple(read_cell(c, t, pats) for c in row.results)
+        for r in row.rolls:
+            rows[r] = cells
+    return CombatTable(t, method, rounding, ColumnLine(f"table {t.name}", (), cols, t.clamp), lines, rows,
+                       tuple(problems))
+
+
+def combat_tables(game: Game) -> list[CombatTable]:
+    """Every combat table of the tree, the one rules.combat names first."""
+    ts = [t for t in game.tables if t.kind == "combat"]
+    ts.sort(key=lambda t: t.id != game.rules.combat_table)
+    return [read_table(game, t) for t in ts]

@@ -1,0 +1,226 @@
+"""Dice integrity: how each die button rolled, whether it looks fair, and rolls taken back by an undo.
+
+`dice_stats` counts the faces per die button (and per player where the record knows who rolled)
+and tests them against a fair die with a chi-square goodness-of-fit test; the survival function is
+computed here from the regularized incomplete gamma function (no scipy). `dice_findings` reports
+rolls undone (and re-rolled) and rolls of dice no table of the tree uses.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from ..codes import declare
+from ..model import Game
+from ..record import Chat, DieRoll, GameRecord, Step
+
+# -- CODES (HF16xx: integrity and dice) --
+ROLL_UNDONE = declare(
+    "HF1601", "die-roll-undone", "warning",
+    "a die roll was taken back by an undo (and rolled again): agree on re-rolls before playing, or replay",
+    "audit").code
+ROLL_NO_TABLE = declare(
+    "HF1602", "die-roll-no-table", "info",
+    "no table of the tree is rolled with these dice; check tables.yaml `dice` or the die button", "audit").code
+DICE_UNLIKELY = declare(
+    "HF1603", "dice-distribution-unlikely", "info",
+    "the faces are far from what a fair die gives (chi-square p below 0.001); look at the die button", "audit").code
+
+UNLIKELY_P = 0.001
+MIN_ROLLS_FOR_FAIRNESS = 30               # below this many faces per category a chi-square test says little
+_DICE = re.compile(r"(\d*)\s*d\s*(\d+)", re.I)
+
+
+@dataclass(frozen=True)
+class DiceStat:
+    dice: str                             # the button's name, as the record gives it
+    side: Optional[str]                   # the rolling player's side/label; None = all rolls of the button
+    sides: Optional[int]                  # faces per die; None = unknown
+    rolls: int                            # presses of the button
+    faces: tuple[int, ...]                # count per face 1..sides (all dice of all rolls)
+    mean: Optional[float]                 # mean face
+    chi_square: Optional[float]
+    p_value: Optional[float]              # chance a fair die is at least this far off
+    undone: tuple[int, ...]               # steps whose roll an undo took back
+
+
+@dataclass(frozen=True)
+class DiceFinding:
+    code: str
+    severity: str
+    message: str
+    steps: tuple[int, ...]
+
+
+# -- the chi-square survival function --
+def regularized_gamma_q(a: float, x: float) -> float:
+    """Q(a, x) = Γ(a, x) / Γ(a): the series for P below a + 1, the continued fraction (Lentz) above."""
+    if a <= 0:
+        raise ValueError("a must be positive")
+    if x <= 0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        n = a
+        for _ in range(10_000):
+            n += 1
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-16:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-16:
+            break
+    return min(1.0, h * math.exp(log_front))
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square distributed with `df` degrees of freedom."""
+    return regularized_gamma_q(df / 2, x / 2)
+
+
+def chi_square(counts: tuple[int, ...]) -> Optional[tuple[float, float]]:
+    """Goodness of fit of face counts against equal chances: (statistic, p-value); None for no rolls."""
+    n, k = sum(counts), len(counts)
+    if n == 0 or k < 2:
+        return None
+    expected = n / k
+    stat = sum((c - expected) ** 2 / expected for c in counts)
+    return stat, chi_square_sf(stat, k - 1)
+
+
+# -- reading the record --
+def sides_of(roll: DieRoll) -> Optional[int]:
+    if roll.sides:
+        return roll.sides
+    m = _DICE.search(roll.dice or "")
+    return int(m.group(2)) if m else None
+
+
+@dataclass(frozen=True)
+class _Roll:
+    step: int
+    player: Optional[str]
+    roll: DieRoll
+    undone: bool                          # an undo took this roll's step back
+    rerolled_at: Optional[int]            # the step of the next roll of the same button after the undo
+    maybe: bool = False                   # the undo took back only chat after it: it may have meant the roll
+
+
+def _chat_only(step: Step) -> bool:
+    return bool(step.events) and all(isinstance(e, Chat) for e in step.events)
+
+
+def _undone_steps(record: GameRecord) -> tuple[dict[int, int], dict[int, int]]:
+    """Steps an undo took back (step -> the undo's step), and roll steps an undo may have meant: the undo
+    took back chat typed after the roll (whether VASSAL counts a chat line as undoable varies)."""
+    by_index = {s.index: s for s in record.steps}
+    live: list[int] = []
+    undone: dict[int, int] = {}
+    maybe: dict[int, int] = {}
+    for s in record.steps:
+        if not s.undo:
+            live.append(s.index)
+            continue
+        if not live:
+            continue
+        hit = live.pop()
+        undone[hit] = s.index
+        if _chat_only(by_index[hit]):
+            before = next((i for i in reversed(live) if not _chat_only(by_index[i])), None)
+            if before is not None and any(isinstance(e, DieRoll) for e in by_index[before].events):
+                maybe[before] = s.index
+    return undone, maybe
+
+
+def _rolls(record: GameRecord) -> list[_Roll]:
+    """Every roll with the step it is in, whether a later undo took it back, and the re-roll after it."""
+    undone, maybe = _undone_steps(record)
+    flat = [(s.index, s.player, e) for s in record.steps for e in s.events if isinstance(e, DieRoll)]
+    out = []
+    for i, (idx, player, r) in enumerate(flat):
+        undo_at = undone.get(idx, maybe.get(idx))
+        later = None
+        if undo_at is not None:
+            later = next((j for j, _, r2 in flat[i + 1:] if j > undo_at and r2.dice == r.dice), None)
+        out.append(_Roll(idx, player, r, idx in undone, later, idx not in undone and idx in maybe))
+    return out
+
+
+def _stat(dice: str, side: Optional[str], rolls: list[_Roll]) -> DiceStat:
+    sides = sides_of(rolls[0].roll) if rolls else None
+    faces_seen = [f for r in rolls for f in r.roll.faces]
+    counts = tuple(sum(1 for f in faces_seen if f == v) for v in range(1, sides + 1)) if sides else ()
+    fit = chi_square(counts) if counts else None
+    mean = sum(faces_seen) / len(faces_seen) if faces_seen else None
+    return DiceStat(dice, side, sides, len(rolls), counts, mean, fit[0] if fit else None,
+                    fit[1] if fit else None, tuple(r.step for r in rolls if r.undone))
+
+
+def dice_stats(record: GameRecord, player_side: Optional[str] = None) -> list[DiceStat]:
+    """Per die button: all its rolls, then per player where the record knows who rolled.
+    With `player_side`, only that player's rolls."""
+    rolls = _rolls(record)
+    if player_side is not None:
+        rolls = [r for r in rolls if r.player == player_side]
+    out: list[DiceStat] = []
+    for dice in dict.fromkeys(r.roll.dice for r in rolls):
+        mine = [r for r in rolls if r.roll.dice == dice]
+        out.append(_stat(dice, player_side, mine))
+        if player_side is None:
+            for player in dict.fromkeys(r.player for r in mine if r.player):
+                out.append(_stat(dice, player, [r for r in mine if r.player == player]))
+    return out
+
+
+def _dice_key(name: str) -> str:
+    m = _DICE.search(name or "")
+    return f"{m.group(1) or 1}d{m.group(2)}" if m else (name or "").strip().lower()
+
+
+def dice_findings(game: Game, record: GameRecord) -> list[DiceFinding]:
+    """Rolls undone (re-rolled or not), rolls of dice no table uses, buttons far from fair."""
+    out: list[DiceFinding] = []
+    rolls = _rolls(record)
+    for r in rolls:
+        again = f"; rolled again at step {r.rerolled_at}" if r.rerolled_at else ""
+        if r.undone:
+            out.append(DiceFinding(ROLL_UNDONE, "warning",
+                                   f"step {r.step}: roll {r.roll.dice} = {r.roll.total} was undone{again}",
+                                   (r.step,) + ((r.rerolled_at,) if r.rerolled_at else ())))
+        elif r.maybe and r.rerolled_at:
+            out.append(DiceFinding(ROLL_UNDONE, "warning",
+                                   f"step {r.step}: roll {r.roll.dice} = {r.roll.total} may have been undone (an "
+                                   f"undo took back only chat after it){again}", (r.step, r.rerolled_at)))
+    used = {_dice_key(t.dice) for t in game.tables if t.dice}
+    for dice in dict.fromkeys(r.roll.dice for r in rolls):
+        if _dice_key(dice) not in used:
+            steps = tuple(r.step for r in rolls if r.roll.dice == dice)
+            out.append(DiceFinding(ROLL_NO_TABLE, "info",
+                                   f"{len(steps)} roll(s) of {dice}: no table of the tree is rolled with {dice}",
+                                   steps))
+    for s in dice_stats(record):
+        if s.side is None and s.p_value is not None and s.p_value < UNLIKELY_P \
+                and s.faces and sum(s.faces) >= MIN_ROLLS_FOR_FAIRNESS:
+            out.append(DiceFinding(DICE_UNLIKELY, "info",
+                                   f"{s.dice}: {sum(s.faces)} faces, chi-square {s.chi_square:.2f}, "
+                                   f"p = {s.p_value:.2g}", ()))
+    return out
