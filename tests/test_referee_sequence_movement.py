@@ -239,3 +239,16 @@ def test_undo_of_a_roll_leaves_the_moves_alone(aachen):
     r = audit(game, log.record())
     assert errors(r) == [(1, "HF1202")]
     assert r.dice == []
+
+
+def test_other_side_moving_after_a_roll_in_an_announced_movement_phase_may_be_a_retreat(aachen):
+    game, pos = aachen
+    log = Log(pos)
+    log.chat("US movement phase, GT 1")
+    log.move(piece_at(pos, "1232"), "1231")
+    log.roll(2)                                        # the players may have gone on to combat unannounced
+    log.move(piece_at(pos, "1226"), "1227")
+    r = audit(game, log.record())
+    assert errors(r) == []
+    f = [x for x in r.coverage["steps"] if x["step"] == 4][0]
+    assert f["status"] == "partly" and "retreat or an advance" in f["reasons"][0]

@@ -84,6 +84,11 @@ class PhaseTracker:
                 return i, "move"
             if self.phases[i].combat and self._rolled(i):
                 return i, "combat"
+        if self.announced_at is not None and self.pending_roll:
+            # a roll after the announcement may open a combat phase the players did not announce
+            for i in range(self.index + 1, len(self.phases)):
+                if self.phases[i].combat:
+                    return i, "combat"
         return None
 
     def earlier_phase_for(self, side: Optional[str], cls: Optional[str]) -> Optional[int]:
@@ -132,10 +137,11 @@ class PhaseTracker:
         self.announced_at = self.forced_at = None
 
     def enter(self, i: int, step: int) -> None:
-        """An event falls in phase i (the current one or a later one)."""
+        """An event falls in phase i (the current one or a later one); past an announced phase, the
+        phase is inferred again."""
         if i > self.index:
             self.rolled_here = self.pending_roll
-            self.index, self.forced_at = i, step
+            self.index, self.forced_at, self.announced_at = i, step, None
         self.pending_roll = False
 
     def rolled(self) -> None:
