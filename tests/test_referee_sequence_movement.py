@@ -252,3 +252,25 @@ def test_other_side_moving_after_a_roll_in_an_announced_movement_phase_may_be_a_
     assert errors(r) == []
     f = [x for x in r.coverage["steps"] if x["step"] == 4][0]
     assert f["status"] == "partly" and "retreat or an advance" in f["reasons"][0]
+
+
+def test_phase_recorded_by_the_turn_marker(aachen):
+    game, pos = aachen
+    log = Log(pos)
+    log.next_turn("1", "german-movement")              # a module whose turn tracker has a phase level
+    log.move(piece_at(pos, "1232"), "1231")
+    r = audit(game, log.record())
+    f = next(f for f in r.findings if f.code == "HF1101")
+    assert (f.step, f.phase, f.side) == (2, "german-movement", "us")
+    assert "recorded at step 1" in f.phase_label and "turn marker" in f.message
+
+
+def test_phase_recorded_by_the_turn_marker_legal_move(aachen):
+    game, pos = aachen
+    log = Log(pos)
+    log.next_turn("1", "us-movement")
+    log.move(piece_at(pos, "1232"), "1231")
+    log.next_turn("1", "us-bombardment")
+    log.next_turn("1", "german-movement")
+    log.move(piece_at(pos, "1226"), "1227")
+    assert errors(audit(game, log.record())) == []

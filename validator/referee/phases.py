@@ -32,6 +32,7 @@ class PhaseTracker:
     rolled_here: bool = False                      # a die was rolled in that phase
     pending_roll: bool = False                     # ... after the last event that fixed the phase
     announced_at: Optional[int] = None             # step of the chat that announced the phase
+    recorded_at: Optional[int] = None              # step whose turn marker named the phase (the module's)
     forced_at: Optional[int] = None                # step of the event that forced the phase
 
     def __post_init__(self) -> None:
@@ -56,7 +57,8 @@ class PhaseTracker:
         p = self.phase()
         if p is None:
             return None
-        how = f"announced at step {self.announced_at}" if self.announced_at else "inferred"
+        how = (f"recorded at step {self.recorded_at}" if self.recorded_at else
+               f"announced at step {self.announced_at}" if self.announced_at else "inferred")
         return f"{self.name(self.index)}, {how}"
 
     def name(self, i: int) -> str:
@@ -129,19 +131,24 @@ class PhaseTracker:
         return out
 
     # -- changing --
-    def reset(self, phase_id: Optional[str] = None) -> None:
+    def reset(self, phase_id: Optional[str] = None, step: Optional[int] = None) -> None:
+        """A new turn begins, or the turn marker names a phase (`step`: where the log recorded it; the
+        phase then holds as an announced one does)."""
         self.index = None
+        known = next((i for i, p in enumerate(self.phases) if p.id == phase_id), None)
         if self.phases:
-            self.index = next((i for i, p in enumerate(self.phases) if p.id == phase_id), 0)
+            self.index = known if known is not None else 0
         self.rolled_here = self.pending_roll = False
-        self.announced_at = self.forced_at = None
+        self.announced_at = self.forced_at = self.recorded_at = None
+        if known is not None and step is not None:
+            self.announced_at = self.recorded_at = step
 
     def enter(self, i: int, step: int) -> None:
         """An event falls in phase i (the current one or a later one); past an announced phase, the
         phase is inferred again."""
         if i > self.index:
             self.rolled_here = self.pending_roll
-            self.index, self.forced_at, self.announced_at = i, step, None
+            self.index, self.forced_at, self.announced_at, self.recorded_at = i, step, None, None
         self.pending_roll = False
 
     def rolled(self) -> None:
@@ -155,5 +162,5 @@ class PhaseTracker:
             self.index, self.forced_at = i, step
             self.rolled_here = False
         self.pending_roll = False
-        self.announced_at = step
+        self.announced_at, self.recorded_at = step, None
         return True

@@ -244,7 +244,7 @@ def _apply(ctx: Replay, step: Step, ev) -> None:
     if isinstance(ev, TurnChanged):
         _end_phase(ctx, step)
         ctx.turn = ev.turn or ctx.turn
-        ctx.tracker.reset(ev.phase)
+        ctx.tracker.reset(ev.phase, step.index)
         ctx.legs = {}
         _note_step(ctx, step)
         run_rules(ctx, Moment("event", step, ev))

@@ -12,6 +12,8 @@ def _is_map_move(m) -> bool:
 
 def _where_phase(ctx) -> str:
     t = ctx.tracker
+    if t.recorded_at:
+        return f"in the {t.name(t.current())} the turn marker shows since step {t.recorded_at}"
     if t.announced_at:
         return f"in the {t.name(t.current())} announced at step {t.announced_at}"
     return f"after the {t.name(t.current())} had begun (step {t.forced_at})" if t.forced_at else \
