@@ -76,8 +76,12 @@ def arrival_too_early(ctx, m):
     due = [e for e in entries if e[2] is not None and e[2] <= now and ctx.arrivals_used.get(e[0], 0) < e[5]]
     if not due and all(e[2] is not None and e[2] > now for e in entries):
         first = min(entries, key=lambda e: e[2])
+        cond = next((e[6] for e in entries if e[6]), None)
         yield Finding(f"{ctx.label(c)} enters at {h} on turn {ctx.turn}; its order of arrival brings it on turn "
-                      f"{first[3]}", hexes=(h,), units=(ctx.label(c),), rule=first[7], side=ctx.side_of(c))
+                      f"{first[3]}" + (f" (legal only if its condition allows it earlier: {cond})" if cond else ""),
+                      hexes=(h,), units=(ctx.label(c),), rule=first[7], side=ctx.side_of(c),
+                      severity="info" if cond else None,
+                      help="not verified: the arrival's condition may bring it in earlier" if cond else None)
 
 
 @rule("HF1402", "arrival-wrong-entry", "error",
