@@ -239,3 +239,12 @@ def test_a_sequence_without_movement_data_still_judges_paths(aachen):
     r = audit(bare, log.record())
     assert [(f.step, f.code) for f in r.findings if f.severity == "error"] == [(1, "HF1201")]
     assert any("does not say in which phases" in x for x in r.coverage["steps"][0]["reasons"])
+
+
+def test_more_reinforcements_than_printed(aachen):
+    game, pos = aachen
+    log = _at_turn(pos, ["2", "3", "4"])
+    log.enter(Counter("r1", "de-inf-2-3-7", "german"), "2204")
+    log.move(Counter("r1", "de-inf-2-3-7", "german"), "2304")
+    log.enter(Counter("r2", "de-inf-2-3-7", "german"), "2204")     # GT 4 brings one 2-3-7 only
+    assert found(audit(game, log.record()), "HF14") == [(6, "HF1405", "error", ("2204",), ("2-3-7 infantry",))]

@@ -62,6 +62,24 @@ def _gap_for_side(ctx, side) -> Optional[str]:
     return None
 
 
+def _best(fits: list):
+    """The arrival line an entering unit most likely is: a printed entry before an unprinted one."""
+    return max(fits, key=lambda e: (e[4] is not None, e[2]))
+
+
+def consume(ctx, c, h: str) -> None:
+    """After the rules: the arrival line this unit used (the replay calls it once per entering unit)."""
+    now = _turn_index(ctx)
+    if ctx.scenario is None or now is None:
+        return
+    due = [e for e in arrival_entries(ctx) if e[1] == c.unit and e[2] is not None and e[2] <= now
+           and ctx.arrivals_used.get(e[0], 0) < e[5]]
+    fits = [e for e in due if e[4] is None or h in e[4]] or due
+    if fits:
+        e = _best(fits)
+        ctx.arrivals_used[e[0]] = ctx.arrivals_used.get(e[0], 0) + 1
+
+
 @rule("HF1401", "arrival-too-early", "error",
       "bring the reinforcement in on the turn its order of arrival prints")
 def arrival_too_early(ctx, m):
@@ -98,8 +116,7 @@ def arrival_wrong_entry(ctx, m):
         return
     fits = [e for e in due if e[4] is None or h in e[4]]
     if fits:
-        e = max(fits, key=lambda e: (e[4] is not None, e[2]))
-        ctx.arrivals_used[e[0]] = ctx.arrivals_used.get(e[0], 0) + 1
+        e = _best(fits)
         if e[4] is None:
             ctx.partly(m.step.index, f"{ctx.label(c)}: the hexes of entry {e[8]} are not printed")
         if e[6]:
@@ -141,3 +158,21 @@ def removed_unit_returns(ctx, m):
         step, _, where = ctx.removed[c.piece]
         yield Finding(f"{ctx.label(c)}, removed from {where} at step {step}, comes back at {h}", hexes=(h,),
                       units=(ctx.label(c),), side=ctx.side_of(c))
+
+
+@rule("HF1405", "arrival-beyond-count", "error",
+      "bring in only as many of a unit as its orders of arrival print by this turn")
+def arrival_beyond_count(ctx, m):
+    hit = _entering(m)
+    if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
+        return
+    c, h = hit
+    now = _turn_index(ctx)
+    entries = [e for e in arrival_entries(ctx) if e[1] == c.unit]
+    if not entries or now is None or c.piece in ctx.removed or _in_setup(ctx, c.unit):
+        return
+    due = [e for e in entries if e[2] is not None and e[2] <= now]
+    if due and all(ctx.arrivals_used.get(e[0], 0) >= e[5] for e in due):
+        yield Finding(f"{ctx.label(c)} enters at {h}: its orders of arrival bring {sum(e[5] for e in due)} by "
+                      f"turn {ctx.turn}, and as many have entered already", hexes=(h,), units=(ctx.label(c),),
+                      rule=due[0][7], side=ctx.side_of(c))

@@ -16,6 +16,7 @@ from ..model import Game, Scenario, Unit
 from ..position import Counter, Position, Where
 from ..record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
 from . import Finding, rules_on
+from .arrivals import consume
 from .costs import ClassCosts, costs_by_class
 from .phases import PhaseTracker
 
@@ -311,12 +312,14 @@ def _change_position(ctx: Replay, step: Step, ev) -> None:
         ctx.entered[c.piece] = step.index
         if ev.src.hex is None and ev.dst.hex is not None:
             ctx.arrived[c.piece] = step.index
+            consume(ctx, c, ev.dst.hex)
     elif isinstance(ev, Placed):
         ctx.position = ctx.position.placed(ev.counter, ev.where)
         ctx.touched.add(ev.counter.piece)
         ctx.entered[ev.counter.piece] = step.index
         if ev.where.hex is not None:
             ctx.arrived[ev.counter.piece] = step.index
+            consume(ctx, ev.counter, ev.where.hex)
     elif isinstance(ev, Removed):
         ctx.removed[ev.counter.piece] = (step.index, ev.counter, ev.where)
         ctx.position = ctx.position.removed(ev.counter.piece)
