@@ -12,7 +12,7 @@ def step_partly_verified(ctx, m):
     for step, cov in sorted(ctx.coverage.items()):
         if cov.get("undone") or cov["not"] or not cov["partly"]:
             continue
-        yield Finding(f"step {step} partly verified: " + "; ".join(dict.fromkeys(cov["partly"])), step=step)
+        yield Finding("partly verified: " + "; ".join(dict.fromkeys(cov["partly"])), step=step)
 
 
 @rule("HF1902", "step-not-verified", "info",
@@ -21,14 +21,14 @@ def step_not_verified(ctx, m):
     for step, cov in sorted(ctx.coverage.items()):
         if cov.get("undone") or not cov["not"] or set(cov["not"]) <= set(cov.get("noted", ())):
             continue
-        yield Finding(f"step {step} not verified: " + "; ".join(dict.fromkeys(cov["not"] + cov["partly"])), step=step)
+        yield Finding("not verified: " + "; ".join(dict.fromkeys(cov["not"] + cov["partly"])), step=step)
 
 
 @rule("HF1903", "step-undone", "info", "an undone step is not judged", on="end")
 def step_undone(ctx, m):
     for step, cov in sorted(ctx.coverage.items()):
         if cov.get("undone"):
-            yield Finding(f"step {step} was undone at step {cov['undone']}; it is not judged", step=step)
+            yield Finding(f"undone at step {cov['undone']}; not judged", step=step)
 
 
 @rule("HF1904", "combat-not-judged", "info",
