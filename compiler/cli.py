@@ -130,10 +130,13 @@ def build(path: Path, out: Path | None) -> None:
     out_dir = out or Path("build") / game.id
     t0 = time.perf_counter()
     warnings: list[str] = []
+    notes: list[str] = []
     try:
-        result = build_module(game, out_dir, progress=_progress(), warnings=warnings)
+        result = build_module(game, out_dir, progress=_progress(), warnings=warnings, notes=notes)
     except OSError as e:
         _fail(f"cannot write {out_dir}: {e.strerror}")
+    for n in notes:
+        click.echo(f"note: {n}", err=True)
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
     click.echo(f"built {result} in {time.perf_counter() - t0:.2f}s"

@@ -119,6 +119,7 @@ case("HF605", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].__setitem__
 case("HF611", "tables.yaml")(lambda d: _crt(d)["rows"][0]["results"].__setitem__(2, "? / D1"))
 case("HF606", "tables.yaml")(lambda d: _crt(d).update(uncertain=[{"roll": "1", "column": "2:1", "note": "smudged"}]))
 case("HF607", "tec.yaml")(lambda d: d.update(complete=False, missing=["Swamp"]))
+case("HF613", "tec.yaml")(lambda d: d["notes"].pop("P"))
 case("HF608", "terrain.yaml")(lambda d: d["hexes"].update({"0606": ["swamp"]}))
 case("HF609", "places.yaml")(lambda d: d["victory"][0].update(value=None))
 case("HF610", "game.yaml")(lambda d: d["rules"]["combat"].update(table="crt2"))

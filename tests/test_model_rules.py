@@ -117,3 +117,16 @@ def test_a_table_naming_an_undeclared_die_is_reported_not_skipped(mini):
     assert not [d for d in diags if d.code == "HF612"]
     (d601,) = [d for d in diags if d.code == "HF601"]
     assert "7, 8, 9, 10, 11, 12" in d601.message
+
+
+def test_a_prohibition_without_its_note_is_reported_not_dropped(mini):
+    # the lake's "P" reads as a prohibition only while the TEC's notes say so (HF405 fires on it) ...
+    mini.edit("scenarios/s1.yaml", lambda d: d["setup"][1].update(hex="0707"))
+    _, diags = check_tree(mini.path)
+    assert [d.code for d in diags if d.code in ("HF405", "HF613")] == ["HF405"]
+    # ... without the note it is an unexplained code, and that is said, not silently skipped
+    mini.edit("tec.yaml", lambda d: d["notes"].pop("P"))
+    _, diags = check_tree(mini.path)
+    (d,) = [d for d in diags if d.code == "HF613"]
+    assert d.message == "TEC movement code 'P' has no note saying what it means: Lake (leg), Lake (mech)"
+    assert not [d for d in diags if d.code == "HF405"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Optional
 
 SCHEMES = ("letters", "column-row", "map-column.row")
+SQRT3 = 3 ** 0.5
 ORIENTATIONS = ("columns", "rows")
 
 # Cube directions; the order is stable so hexside numbering is too.
@@ -137,9 +138,14 @@ class Grid:
     def hexes(self) -> Iterator[str]:
         """Every hex of every board, board by board, column by column."""
         for b in self.boards:
-            for c in range(b.columns[0], b.columns[1] + 1):
-                for r in range(b.rows[0], b.rows[1] + 1):
-                    yield self.format(Hex(b.id, c, r))
+            for hex_id, _, _ in self.board_hexes(b):
+                yield hex_id
+
+    def board_hexes(self, board: Board) -> Iterator[tuple[str, int, int]]:
+        """(hex ID, column, row) of every hex of one board, column by column."""
+        for c in range(board.columns[0], board.columns[1] + 1):
+            for r in range(board.rows[0], board.rows[1] + 1):
+                yield self.format(Hex(board.id, c, r)), c, r
 
     def count(self) -> int:
         return sum((b.columns[1] - b.columns[0] + 1) * (b.rows[1] - b.rows[0] + 1) for b in self.boards)
@@ -152,8 +158,43 @@ class Grid:
         oc, orow = b.origin if b else (0, 0)
         return h.column + oc, h.row + orow
 
+    # -- drawing geometry: the one place that knows the shift parity and a hex's shape -----------
+
+    @property
+    def shift_parity(self) -> int:
+        """1 when odd columns (rows) sit half a hex down (right), 0 when even ones do."""
+        return 1 if self.shifted == "odd" else 0
+
+    def is_shifted(self, major: int) -> bool:
+        """Whether play-surface column `major` (row, in the `rows` orientation) sits half a hex on."""
+        return (major & 1) == self.shift_parity
+
+    def centre_steps(self, c: int, r: int) -> tuple[float, float]:
+        """Centre of surface hex (c, r) in grid steps (one column, one row), x east and y in row order:
+        a shifted column (row) adds half a step. Renderers scale the steps by their own spacings."""
+        if self.orientation == "columns":
+            return float(c), r + (0.5 if self.is_shifted(c) else 0.0)
+        return c + (0.5 if self.is_shifted(r) else 0.0), float(r)
+
+    def centre(self, c: int, r: int, radius: float = 1.0) -> tuple[float, float]:
+        """Centre of surface hex (c, r) for regular hexes of circumradius `radius` (y in row order)."""
+        x, y = self.centre_steps(c, r)
+        if self.orientation == "columns":
+            return 1.5 * radius * x, SQRT3 * radius * y
+        return SQRT3 * radius * x, 1.5 * radius * y
+
+    def corners(self, x: float, y: float, half_major: float, half_minor: float) -> list[tuple[float, float]]:
+        """The six corners of a hex centred at (x, y): `half_major` centre-to-corner along the columns'
+        axis (flat-topped in the `columns` orientation), `half_minor` centre-to-flat across it.
+        A regular hex of circumradius R has half_major R and half_minor R * sqrt(3) / 2."""
+        hw, hh = half_major, half_minor
+        pts = [(hw, 0.0), (hw / 2, hh), (-hw / 2, hh), (-hw, 0.0), (-hw / 2, -hh), (hw / 2, -hh)]
+        if self.orientation == "rows":
+            pts = [(b, a) for a, b in pts]
+        return [(x + a, y + b) for a, b in pts]
+
     def _to_cube(self, c: int, r: int) -> tuple[int, int, int]:
-        p = 1 if self.shifted == "odd" else 0
+        p = self.shift_parity
         if self.orientation == "columns":
             x = c
             # columns of parity p sit half a hex lower
@@ -164,7 +205,7 @@ class Grid:
         return x, -x - z, z
 
     def _from_cube(self, x: int, y: int, z: int) -> tuple[int, int]:
-        p = 1 if self.shifted == "odd" else 0
+        p = self.shift_parity
         if self.orientation == "columns":
             c = x
             r = z + (x - (x & 1)) // 2 if p == 1 else z + (x + (x & 1)) // 2
@@ -235,6 +276,7 @@ class Grid:
         c = self.cube(hex_id)
         if c is None:
             return []
+        n = min(n, self._span())  # no two hexes are further apart: a huge n costs no more than the map
         out = []
         for dx in range(-n, n + 1):
             for dy in range(max(-n, -dx - n), min(n, -dx + n) + 1):
@@ -244,8 +286,18 @@ class Grid:
                     out.append(h)
         return out
 
+    def _span(self) -> int:
+        """An upper bound on the distance between any two hexes of the play surface."""
+        if "span" not in self._cache:
+            cols = [x for b in self.boards for x in (b.columns[0] + b.origin[0], b.columns[1] + b.origin[0])]
+            rows = [x for b in self.boards for x in (b.rows[0] + b.origin[1], b.rows[1] + b.origin[1])]
+            self._cache["span"] = (max(cols) - min(cols)) + (max(rows) - min(rows)) + 1 if cols else 0
+        return self._cache["span"]
+
     def line(self, a: str, b: str) -> list[str]:
-        """The hexes on the straight line from a to b inclusive (ties broken one consistent way)."""
+        """The hexes on the straight line from a to b inclusive. Where the line runs exactly between two
+        hexes (along a hex row of an offset map) ties are broken one consistent way, unless that hex is
+        off the map and the other is not: a line along a map edge stays on the map."""
         ca, cb = self.cube(a), self.cube(b)
         if ca is None or cb is None:
             return []
@@ -253,19 +305,8 @@ class Grid:
         out: list[str] = []
         for i in range(n + 1):
             t = i / n if n else 0.0
-            # nudge off exact ties so the same pair always gives the same line
-            fx = ca[0] + (cb[0] - ca[0]) * t + 1e-6
-            fy = ca[1] + (cb[1] - ca[1]) * t + 2e-6
-            fz = ca[2] + (cb[2] - ca[2]) * t - 3e-6
-            rx, ry, rz = round(fx), round(fy), round(fz)
-            ex, ey, ez = abs(rx - fx), abs(ry - fy), abs(rz - fz)
-            if ex > ey and ex > ez:
-                rx = -ry - rz
-            elif ey > ez:
-                ry = -rx - rz
-            else:
-                rz = -rx - ry
-            h = self._at_cube(rx, ry, rz)
+            point = tuple(p + (q - p) * t for p, q in zip(ca, cb))
+            h = self._at_cube(*_cube_round(point, 1)) or self._at_cube(*_cube_round(point, -1))
             if h is not None and (not out or out[-1] != h):
                 out.append(h)
         return out
@@ -275,8 +316,22 @@ class Grid:
         return h.board if h else None
 
 
+def _cube_round(point: tuple[float, ...], side: int) -> tuple[int, int, int]:
+    """The hex a fractional cube point lies in; exact ties go one way (`side` 1) or the other (-1)."""
+    fx, fy, fz = point[0] + side * 1e-6, point[1] + side * 2e-6, point[2] - side * 3e-6
+    rx, ry, rz = round(fx), round(fy), round(fz)
+    ex, ey, ez = abs(rx - fx), abs(ry - fy), abs(rz - fz)
+    if ex > ey and ex > ez:
+        rx = -ry - rz
+    elif ey > ez:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    return rx, ry, rz
+
+
 def hexes_in_boxes(grid: Grid, boxes: Iterable) -> set[str]:
     """The hexes of the grid inside a union of boxes (anything with `contains(board, column, row)`)."""
-    return {grid.format(Hex(b.id, c, r)) for b in grid.boards
-            for c in range(b.columns[0], b.columns[1] + 1) for r in range(b.rows[0], b.rows[1] + 1)
+    boxes = list(boxes)
+    return {h for b in grid.boards for h, c, r in grid.board_hexes(b)
             if any(box.contains(b.id, c, r) for box in boxes)}

@@ -392,6 +392,14 @@ class Table:
     rounding_rule: Optional[str] = None
     strengths: TableStrengths = TableStrengths()
 
+    def roll_range(self) -> Optional[tuple[int, int]]:
+        """The rolls the table must cover (inclusive): as printed, else every total of its declared die."""
+        if self.rolls:
+            return self.rolls
+        if self.die is None:
+            return None
+        return self.die.count, self.die.count * self.die.sides
+
 
 @dataclass(frozen=True, slots=True)
 class Factors:
@@ -457,7 +465,8 @@ class Location:
     loc: Loc = NOWHERE                        # where the location value was written (or patched)
 
     def hex_refs(self) -> tuple[str, ...]:
-        """Every hex ID this location names directly."""
+        """Every hex ID this location writes (what the hex-ID checks validate). The hexes it covers,
+        in placing order, are `validator.locations.location_hexes`."""
         if self.hex:
             return (self.hex,)
         if self.any_of:

@@ -119,17 +119,10 @@ def _frame_width(paper: str) -> float:
 
 # -- tables (CRT and other die-roll tables) ------------------------------------------------------
 
-def dice_range(game, dice_name: Optional[str]) -> Optional[tuple[int, int]]:
-    for d in game.dice:
-        if d.name == dice_name:
-            return d.count, d.count * d.sides
-    return None
-
-
 def table_gaps(game, t) -> list[str]:
     """What a table lacks, as sentences: uncovered rolls, short rows, a bare declaration."""
     out: list[str] = []
-    want = t.rolls or dice_range(game, t.dice)
+    want = t.roll_range()
     covered = {r for row in t.rows for r in row.rolls}
     if want:
         missing = [r for r in range(want[0], want[1] + 1) if r not in covered]
@@ -267,7 +260,7 @@ def table_story(game, t, st: dict, width: float) -> list:
                 cells.append(Paragraph("<font color='#c70d0d'>missing</font>", st["cellc"]))
                 style.append(("BACKGROUND", (i + 1, r), (i + 1, r), PALE_RED))
         data.append(cells)
-    want = t.rolls or dice_range(game, t.dice)
+    want = t.roll_range()
     if want:
         covered = {r for row in t.rows for r in row.rolls}
         missing = [r for r in range(want[0], want[1] + 1) if r not in covered]

@@ -7,7 +7,6 @@ name several hexes (`any_of`, `range`, `within`, `area`) are drawn lighter with 
 """
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -15,7 +14,8 @@ from reportlab.lib import colors
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from validator.hexgrid import Hex, hexes_in_boxes
+from validator.hexgrid import SQRT3, Hex, hexes_in_boxes
+from validator.locations import location_hexes
 
 from ..render.counters import _rgb, unit_colours
 from .aids import (
@@ -24,56 +24,16 @@ from .aids import (
 )
 from .pdf import FONT, FONT_BOLD, paper_size
 
-SQ3 = math.sqrt(3.0)
 MAP_FRACTION = 0.42     # of the frame height
 MAP_FRACTION_BIG = 0.72  # when the hexes would be smaller than MIN_HEX_R points
 MIN_HEX_R = 3.5
-
-
-def _shifted(grid, n: int) -> bool:
-    return (n & 1) == (1 if grid.shifted == "odd" else 0)
-
-
-def hex_centre(grid, c: int, r: int) -> tuple[float, float]:
-    """Centre of surface hex (c, r) for a hex of circumradius 1; y grows downwards (rows)."""
-    if grid.orientation == "columns":
-        return 1.5 * c, SQ3 * (r + (0.5 if _shifted(grid, c) else 0.0))
-    return SQ3 * (c + (0.5 if _shifted(grid, r) else 0.0)), 1.5 * r
-
-
-def hex_corners(grid, x: float, y: float, R: float) -> list[tuple[float, float]]:
-    start = 0 if grid.orientation == "columns" else 30
-    return [(x + R * math.cos(math.radians(start + 60 * i)), y + R * math.sin(math.radians(start + 60 * i)))
-            for i in range(6)]
-
-
-def location_hexes(game, loc) -> list[str]:
-    """Every hex a set-up/arrival location covers (on the map), in a stable order."""
-    g = game.grid
-    if loc.hex:
-        return [loc.hex]
-    if loc.any_of:
-        return list(loc.any_of)
-    if loc.range:
-        return g.line(*loc.range) or list(loc.range)
-    if loc.within:
-        return g.within(loc.within[1], loc.within[0])
-    areas = [loc.area] if loc.area else list(loc.any_area or ())
-    out: list[str] = []
-    for aid in areas:
-        a = next((x for x in game.places.areas if x.id == aid), None)
-        if a and a.hexes:
-            out += [h for h in a.hexes if h not in out]
-    return out
 
 
 def scenario_hexes(game, scenario) -> tuple[list[str], set[str]]:
     """(all hexes of the scenario's boards, the play area)."""
     g = game.grid
     boards = set(scenario.boards) or {b.id for b in g.boards}
-    allh = [h for b in g.boards if b.id in boards
-            for h in (g.format(Hex(b.id, c, r)) for c in range(b.columns[0], b.columns[1] + 1)
-                      for r in range(b.rows[0], b.rows[1] + 1))]
+    allh = [h for b in g.boards if b.id in boards for h, _, _ in g.board_hexes(b)]
     if scenario.play_area:
         play = hexes_in_boxes(g, scenario.play_area) & set(allh)
     else:
@@ -96,7 +56,7 @@ class HexMap(Flowable):
         for h in list(self.all) + [h for _, hexes, _, _ in marks for h in hexes]:
             p = g.parse(h)
             if p is not None and h not in self.pos:
-                x, y = hex_centre(g, *g.surface(p))
+                x, y = g.centre(*g.surface(p))
                 self.pos[h] = (x, y * flip)
         pts = list(self.pos.values()) or [(0.0, 0.0)]
         self.minx = min(p[0] for p in pts) - 1
@@ -118,7 +78,7 @@ class HexMap(Flowable):
         p = c.beginPath()
         for h in hexes:
             x, y = self._xy(h)
-            pts = hex_corners(self.game.grid, x, y, R)
+            pts = self.game.grid.corners(x, y, R, R * SQRT3 / 2)
             p.moveTo(*pts[0])
             for q in pts[1:]:
                 p.lineTo(*q)
@@ -234,14 +194,13 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
 
     marks, off_map = [], []
     for i, grp in enumerate(scenario.setup, 1):
-        hexes = location_hexes(game, grp.location)
-        bad = [h for h in hexes if not g.exists(h)]
-        off_map += [(str(i), h) for h in bad]
+        hexes = list(location_hexes(game, grp.location) or ())
+        off_map += [(str(i), h) for h in grp.location.hex_refs() if not g.exists(h)]
         solid = bool(grp.location.hex)
-        marks.append((str(i), [h for h in hexes if h not in bad], _side_rgb(game, grp.side, grp.units), solid))
+        marks.append((str(i), hexes, _side_rgb(game, grp.side, grp.units), solid))
     for j, d in enumerate(scenario.deployments, 1):
-        hexes = location_hexes(game, d.location)
-        marks.append((f"D{j}", [h for h in hexes if g.exists(h)], _side_rgb(game, d.side, ()), False))
+        hexes = list(location_hexes(game, d.location) or ())
+        marks.append((f"D{j}", hexes, _side_rgb(game, d.side, ()), False))
     for k, f in enumerate(scenario.features, 1):
         if g.exists(f.hex):
             marks.append((f"F{k}", [f.hex], (255, 255, 255), True))

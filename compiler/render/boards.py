@@ -113,6 +113,12 @@ def board_inputs(game) -> dict:
     }
 
 
+def path_segments(grid, hexes) -> list[tuple[str, str]]:
+    """The consecutive hexes of a road or track that touch (across board seams too); where the list
+    skips hexes there is no segment, rather than a straight line drawn across the gap."""
+    return [(a, b) for a, b in zip(hexes, hexes[1:]) if grid.adjacent(a, b)]
+
+
 def render_board(game, board_id: str) -> Image.Image:
     grid = game.grid
     layouts = {b.id: layout_for(game, b) for b in grid.boards}
@@ -178,15 +184,12 @@ def render_board(game, board_id: str) -> Image.Image:
 
     # paths: centre to centre
     for p in game.terrain.paths:
-        pts = [surf(hid) for hid in p.hexes]
         colour = feature_colour(p.feature)
         wd = 3 if "rail" in p.feature.lower() else 4
-        for a, b in zip(pts, pts[1:]):
-            if a is None or b is None:
-                continue
-            if math.hypot(b[0] - a[0], b[1] - a[1]) > DY * 1.5:
-                continue  # not adjacent: the list skips hexes; do not draw a straight line across
-            d.line([a, b], fill=colour, width=wd)
+        for ha, hb in path_segments(grid, p.hexes):
+            a, b = surf(ha), surf(hb)
+            if a is not None and b is not None:
+                d.line([a, b], fill=colour, width=wd)
 
     # hexside features: the shared edge of two adjacent hexes
     side_len = HALF_W

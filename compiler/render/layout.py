@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from validator.hexgrid import Board, Grid, Hex
+from validator.hexgrid import Board, Grid
 
 DY = 72                      # hex height across the flats, px (even)
 DX = 62                      # column spacing, px (~ DY * sqrt(3)/2)
@@ -67,10 +67,9 @@ class BoardLayout:
         return len({b.origin[k] for b in self.grid.boards}) > 1
 
     def shifted(self, major_index: int) -> bool:
-        """Whether a column (row, when sideways) sits half a hex down (right), by its surface index."""
+        """Whether a column (row, when sideways) of this board sits half a hex down (right)."""
         off = self.board.origin[1] if self.sideways else self.board.origin[0]
-        s = major_index + off
-        return (s % 2 == 1) if self.grid.shifted == "odd" else (s % 2 == 0)
+        return self.grid.is_shifted(major_index + off)
 
     def centre(self, column: int, row: int) -> tuple[int, int]:
         """Pixel centre of a hex of this board, in board-image coordinates."""
@@ -94,17 +93,10 @@ class BoardLayout:
 
     def polygon(self, column: int, row: int, inset: float = 0.0) -> list[tuple[float, float]]:
         x, y = self.centre(column, row)
-        hw, hh = HALF_W - inset, DY / 2 - inset
-        pts = [(hw, 0), (hw / 2, hh), (-hw / 2, hh), (-hw, 0), (-hw / 2, -hh), (hw / 2, -hh)]
-        if self.sideways:
-            pts = [(b, a) for a, b in pts]
-        return [(x + a, y + b) for a, b in pts]
+        return self.grid.corners(x, y, HALF_W - inset, DY / 2 - inset)
 
     def hexes(self) -> Iterator[tuple[str, int, int]]:
-        b = self.board
-        for c in range(b.columns[0], b.columns[1] + 1):
-            for r in range(b.rows[0], b.rows[1] + 1):
-                yield self.grid.format(Hex(b.id, c, r)), c, r
+        return self.grid.board_hexes(self.board)
 
     # -- VASSAL ----------------------------------------------------------------------------------
     def vassal_grid(self) -> tuple[dict, dict]:

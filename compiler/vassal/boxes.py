@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from compiler.render.boards import font
+from validator.scenario_position import HoldingBox, holding_box_name
 
 from .setup import BoxKey
 
@@ -47,9 +48,8 @@ def _turn_label(game, tid) -> str:
 
 
 def box_name(game, key: BoxKey) -> str:
-    if key.turn is None:
-        return f"{_side_name(game, key.side)} {key.label}"
-    return f"{_side_name(game, key.side)} Turn {key.turn}: {key.label}"
+    """The box's zone name: the name the scenario's position gives the box (one naming for module and log)."""
+    return holding_box_name(game, HoldingBox(key.side, key.turn, key.label))
 
 
 def layout(game, keys: list[BoxKey]) -> tuple[tuple[int, int], list[BoxGeom]]:

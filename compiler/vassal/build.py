@@ -84,7 +84,9 @@ def setup_file_name(scenario) -> str:
 def _builder_fingerprint() -> str:
     """The source of every module that shapes the archive's bytes."""
     here = Path(__file__).resolve().parent
-    files = sorted(here.glob("*.py")) + sorted((here.parent / "render").glob("*.py")) + [here.parent / "cache.py"]
+    # the set-up placer and the hex geometry live in validator/: their code shapes the set-ups too
+    files = (sorted(here.glob("*.py")) + sorted((here.parent / "render").glob("*.py")) + [here.parent / "cache.py"]
+             + sorted((here.parents[1] / "validator").glob("*.py")))
     return cache_mod.key([f.name for f in files], cache_mod.files_fingerprint(files))
 
 
@@ -94,21 +96,22 @@ def _module_key(game) -> str:
                          repr(dataclasses.replace(game, root="")))
 
 
-def _unchanged(stamp: Path, k: str, target: Path) -> Optional[list]:
-    """The recorded warnings if `target` is the module built from key `k` and untouched since."""
+def _unchanged(stamp: Path, k: str, target: Path) -> Optional[tuple[list, list]]:
+    """The recorded (warnings, notes) if `target` is the module built from key `k` and untouched since."""
     try:
         st = json.loads(stamp.read_text())
         info = target.stat()
     except (OSError, ValueError):
         return None
     if st.get("key") == k and st.get("size") == info.st_size and st.get("mtime_ns") == info.st_mtime_ns:
-        return list(st.get("warnings") or [])
+        return list(st.get("warnings") or []), list(st.get("notes") or [])
     return None
 
 
 def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int], None]] = None,
-                 warnings: Optional[list] = None) -> Path:
-    """Build `out_dir/<game.id>.vmod`. `warnings`, if given, receives what could not be placed faithfully.
+                 warnings: Optional[list] = None, notes: Optional[list] = None) -> Path:
+    """Build `out_dir/<game.id>.vmod`. `warnings`, if given, receives what could not be placed faithfully;
+    `notes` every placement the set-ups chose for a location that is not a single hex.
 
     A rebuild of the same model with the same builder code finds the module it wrote last time (its
     stamp records the key, size and mtime) and returns at once.
@@ -121,9 +124,12 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
     done = _unchanged(stamp, module_key, target)
     if done is not None:
         if warnings is not None:
-            warnings.extend(done)
+            warnings.extend(done[0])
+        if notes is not None:
+            notes.extend(done[1])
         return target
     problems: list[str] = []
+    chosen: list[str] = []
     cache = cache_mod.Cache(out_dir / ".cache")
     report = progress or (lambda *a: None)
     entries: list[tuple[str, bytes]] = []
@@ -225,6 +231,7 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
                                         first_turn_index=ft.index if ft else None, n_turns=len(game.turns),
                                         n_phases=len(game.phases))
         problems.extend(f"scenario {s.id}: {x}" for x in pl.problems)
+        chosen.extend(f"scenario {s.id}: placed {x}" for x in pl.choices)
         fn = setup_file_name(s)
         vsav = zip_bytes([
             ("savedGame", savegame.saved_game_bytes(text)),
@@ -253,9 +260,11 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
     cache.commit()
     info = target.stat()
     write_atomic(stamp, json.dumps({"key": module_key, "size": info.st_size,
-                                    "mtime_ns": info.st_mtime_ns, "warnings": problems}).encode())
+                                    "mtime_ns": info.st_mtime_ns, "warnings": problems, "notes": chosen}).encode())
     if warnings is not None:
         warnings.extend(problems)
+    if notes is not None:
+        notes.extend(chosen)
     return target
 
 

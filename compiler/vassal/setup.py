@@ -1,13 +1,16 @@
-"""Where a scenario's pieces go: set-up units on their hexes, reinforcements in holding boxes.
+"""Where a scenario's pieces go in the module: the scenario's starting position, as VASSAL pieces.
 
-Placement of locations that are not one hex (reported by `Placement.how`):
-- ``hex``: that hex.
-- ``any_of``: the first listed hex; ``range``: its first hex; ``within``: the centre hex named.
-- ``area``: the area's first hex when places.yaml lists its hexes, else a holding box on the
-  Reinforcements map named after the area; ``any_area``: likewise with the first area listed.
-- a hex that is not on the map, or on a board the scenario does not use: a holding box named by it.
+The position comes from `validator.scenario_position.position_of_scenario`, the same placer the
+set-up checks judge (and `Position.from_scenario` returns), so a module set-up is a legal position:
+- a single-hex line: that hex (``how`` = ``hex``);
+- any other location (``any_of``, ``range``, ``within``, ``area``, ``any_area``): its units one at a
+  time, in printed order, into the first of its hexes the stacking and mixing rules let them join,
+  so one per hex along a range where units cannot stack (``how`` = the location's kind); the build
+  reports each such choice (`ScenarioPlan.choices`);
+- a location whose hexes are not printed, that cannot hold its units, or a hex not on a board in
+  play: a set-up holding box on the Reinforcements map (``how`` = ``<kind>:box``);
 - map features a scenario places (``features``): a marker piece on the hex when a marker has the
-  feature's kind as id or name; otherwise reported.
+  feature's kind as id or name; otherwise reported;
 - units a set-up lists with state ``dg`` get a DG marker piece on top of them (when the game has a
   marker with id ``dg``); state ``reduced`` shows the reduced-side layer.
 Reinforcements: one holding box per side, turn and entry (as printed) on the Reinforcements map.
@@ -17,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Optional
+
+from validator.scenario_position import position_of_scenario
 
 MAIN_MAP = "Main Map"
 REINF_MAP = "Reinforcements"
@@ -37,7 +42,7 @@ class Placement:
     markers: tuple[str, ...]     # marker ids stacked on the unit (dg ...)
     hex: Optional[str] = None    # on the main map
     box: Optional[BoxKey] = None # or in a holding box
-    how: str = "hex"             # hex | any_of:first | range:first | within:centre | area:first | area:box | arrival
+    how: str = "hex"             # hex | any_of | range | within | area | any_area | <one of those>:box | arrival
     source_hex: Optional[str] = None   # the hex the source names (for checks)
 
 
@@ -47,6 +52,7 @@ class ScenarioPlan:
     placements: list[Placement] = field(default_factory=list)
     features: list[tuple[str, str]] = field(default_factory=list)   # (marker id, hex) the scenario places
     problems: list[str] = field(default_factory=list)
+    choices: list[str] = field(default_factory=list)   # each placement chosen for a location not a single hex
 
 
 def _words(s: str) -> frozenset:
@@ -71,41 +77,6 @@ def _turn_order(game, tid: Optional[str]) -> int:
     return t.index if t else 10_000
 
 
-def _location(game, loc) -> tuple[Optional[str], Optional[str], str]:
-    """(hex, box label, how) for a location."""
-    if loc.hex:
-        return loc.hex, None, "hex"
-    if loc.any_of:
-        return loc.any_of[0], None, "any_of:first"
-    if loc.range:
-        return loc.range[0], None, "range:first"
-    if loc.within:
-        return loc.within[1], None, "within:centre"
-    any_area = loc.any_area
-    if any_area:
-        a = game.area(any_area[0])
-        if a is not None and a.hexes:
-            return a.hexes[0], None, "any_area:first"
-        return None, f"Set-up: {loc.printed or ('area ' + ' or '.join(any_area))}", "any_area:box"
-    if loc.area:
-        a = game.area(loc.area)
-        if a is not None and a.hexes:
-            return a.hexes[0], None, "area:first"
-        name = (a.name if a is not None and a.name else loc.area)
-        return None, f"Set-up: {loc.printed or ('area ' + name)}", "area:box"
-    return None, f"Set-up: {loc.printed or '?'}", "unknown:box"
-
-
-def entry_label(game, loc) -> str:
-    """How a holding box names an arrival location: the area's printed name, else the location as printed."""
-    if loc.area and not loc.printed:
-        a = game.area(loc.area)
-        if a is not None and a.name:
-            return a.name
-        return f"Area {loc.area}"
-    return str(loc)
-
-
 def _state(game, p: ScenarioPlan, u, states) -> tuple[bool, tuple[str, ...]]:
     """(shown reduced, marker ids on top) for a unit line's printed states; what cannot be shown is reported."""
     reduced = "reduced" in states
@@ -124,27 +95,42 @@ def _state(game, p: ScenarioPlan, u, states) -> tuple[bool, tuple[str, ...]]:
     return reduced, tuple(marks)
 
 
+def _kind(location) -> str:
+    """Which field of a location is set: hex | any_of | range | within | area | any_area."""
+    for k in ("hex", "any_of", "range", "within", "area", "any_area"):
+        if getattr(location, k):
+            return k
+    return "unknown"
+
+
+def _choice_text(sp, choice) -> str:
+    p = sp.lines[choice.piece].placement
+    return f"{p.printed or p.unit} ({choice.piece}) at {choice.where} for set-up location {choice.location}"
+
+
 def plan(game, scenario) -> ScenarioPlan:
-    p = ScenarioPlan(scenario)
-    for g in scenario.setup:
-        hex_id, box, how = _location(game, g.location)
-        if hex_id is not None and not game.grid.exists(hex_id):
-            p.problems.append(f"set-up hex {hex_id} is not on the map; placed in a holding box")
-            box, how, hex_id = f"Set-up: {hex_id}", "bad-hex:box", None
-        elif hex_id is not None and scenario.boards and game.grid.board_of(hex_id) not in scenario.boards:
-            p.problems.append(f"set-up hex {hex_id} is on a board not in play; placed in a holding box")
-            box, how, hex_id = f"Set-up: {hex_id}", "off-board:box", None
-        for pl in g.units:
-            u = game.unit(pl.unit)
-            if u is None:
-                p.problems.append(f"unknown unit {pl.unit}")
-                continue
-            reduced, marks = _state(game, p, u, pl.state)
-            for _ in range(max(pl.count, 1)):
-                p.placements.append(Placement(
-                    u.id, g.side, reduced, marks, hex_id,
-                    BoxKey(g.side, None, box) if box else None, how,
-                    hex_id if how == "hex" else None))
+    sp = position_of_scenario(game, scenario)
+    p = ScenarioPlan(scenario, problems=list(sp.problems), choices=[_choice_text(sp, c) for c in sp.choices])
+    states: dict[int, tuple[bool, tuple[str, ...]]] = {}    # one reading (and one report) per printed line
+    for c, where in sp.position:
+        line = sp.lines[c.piece]
+        u = game.unit(c.unit)
+        if u is None:
+            if id(line.placement) not in states:
+                p.problems.append(f"unknown unit {c.unit}")
+                states[id(line.placement)] = (False, ())
+            continue
+        if id(line.placement) not in states:
+            states[id(line.placement)] = _state(game, p, u, line.placement.state)
+        reduced, marks = states[id(line.placement)]
+        box = sp.boxes.get(where.box) if where.box is not None else None
+        key = BoxKey(box.side, box.turn, box.label) if box is not None else None
+        if line.turn is not None:
+            how = "arrival"
+        else:
+            how = _kind(line.group.location) + (":box" if key is not None else "")
+        p.placements.append(Placement(u.id, line.side, reduced, marks, where.hex, key, how,
+                                      where.hex if how == "hex" else None))
     for f in scenario.features:
         m = _marker_for(game, f.kind)
         if m is None:
@@ -153,19 +139,6 @@ def plan(game, scenario) -> ScenarioPlan:
             p.problems.append(f"scenario feature {f.kind!r}: hex {f.hex} is not on a board in play")
         else:
             p.features.append((m, f.hex))
-    for oa in game.scenario_arrivals(scenario):
-        for tb in oa.turns:
-            for arr in tb.arrivals:
-                label = entry_label(game, arr.entry)
-                key = BoxKey(oa.side, tb.turn, label)
-                for pl in arr.units:
-                    u = game.unit(pl.unit)
-                    if u is None:
-                        p.problems.append(f"unknown unit {pl.unit}")
-                        continue
-                    reduced, marks = _state(game, p, u, pl.state)
-                    for _ in range(max(pl.count, 1)):
-                        p.placements.append(Placement(u.id, oa.side, reduced, marks, None, key, "arrival"))
     return p
 
 

@@ -7,12 +7,8 @@ from . import Finding, check
 
 
 def _required_rolls(t):
-    """The rolls a table must cover: its printed `rolls`, else every total of the declared die it names."""
-    if t.rolls:
-        return set(range(t.rolls[0], t.rolls[1] + 1))
-    if t.die is None:
-        return None
-    return set(range(t.die.count, t.die.count * t.die.sides + 1))
+    r = t.roll_range()
+    return set(range(r[0], r[1] + 1)) if r else None
 
 
 def _incomplete(t):
@@ -148,6 +144,26 @@ def tec_incomplete(ctx):
     if tec is not None and (not tec.complete or tec.missing):
         what = ", ".join(tec.missing) if tec.missing else "rows not listed"
         yield Finding(tec.loc, f"terrain-effects chart is incomplete: missing {what}")
+
+
+@check("HF613", "tec-code-unexplained", "info",
+       "say what the code means under `notes` in tec.yaml, as the chart's key prints it; until then the "
+       "code is not read as a cost (a 'P' with no note is not a prohibition)")
+def tec_code_unexplained(ctx):
+    """A movement cell printed as a code that no TEC note explains, once per code."""
+    tec = ctx.game.tec
+    if tec is None:
+        return
+    where: dict[str, list[str]] = {}
+    first: dict[str, object] = {}
+    for t in tec.terrain:
+        for mc, cost in t.costs.items():
+            if cost.kind == "code" and cost.meaning is None:
+                where.setdefault(cost.code, []).append(f"{t.name} ({mc})")
+                first.setdefault(cost.code, t.loc)
+    for code, rows in where.items():
+        yield Finding(first[code], f"TEC movement code {code!r} has no note saying what it means: "
+                                   f"{', '.join(rows)}")
 
 
 @check("HF608", "terrain-not-in-tec", "error",
