@@ -19,7 +19,6 @@ in `M/` and `PLAYER` commands are passwords: they are mapped to opaque labels an
 from __future__ import annotations
 
 import codecs
-import html
 import re
 import zipfile
 import zlib
@@ -34,7 +33,6 @@ from validator.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, R
                               TurnChanged)
 
 from . import gridrule
-from .buildfile import turn_label
 from .encoding import ESC, OBFUSCATION_HEADER, decode
 from .reader import Archive, Module, ReadError, parse_board_setup, parse_xml, read_module
 from .traits import decode_piece
@@ -43,6 +41,7 @@ MAX_TOKEN_CHARS = 64 * 1024 * 1024        # one step (or the restore snapshot) a
 MAX_DEPTH = 64                            # command nesting
 CHUNK_BYTES = 1 << 20
 LOG_PREFIX = "LOG\t"
+_NULL = frozenset((LOG_PREFIX + "null", "null"))   # commands no encoder writes: nothing to replay
 
 
 class LogReadError(ReadError):
@@ -111,9 +110,12 @@ def _deobfuscated(chunks: Iterator[bytes]) -> Iterator[bytes]:
         raise ReadError(f"corrupt savedGame obfuscation (odd number of hex digits: a lone digit at offset {offset})")
 
 
+_HEX_DIGITS = b"0123456789abcdefABCDEF"
+
+
 def _unhex(data: bytes, at: int, table: bytes) -> bytes:
-    bad = _NON_HEX.search(data)
-    if bad:
+    if data.translate(None, _HEX_DIGITS):          # fast test; fromhex alone would skip whitespace
+        bad = _NON_HEX.search(data)
         raise ReadError(f"corrupt savedGame obfuscation (non-hex digit at offset {at + bad.start()})")
     return bytes.fromhex(data.decode("ascii")).translate(table)
 
@@ -132,54 +134,92 @@ def _text(chunks: Iterator[bytes]) -> Iterator[str]:
         yield s
 
 
+def top_level_tokens(chunks: Iterator[str]) -> Iterator[str]:
+    """The stream split on unescaped ESC, each token unescaped one level (SequenceEncoder.Decoder:
+    an ESC right after a backslash stays in its token, without that backslash). All at C speed:
+    escaped ESCs become a mark, the chunk splits on the others, the mark turns back into ESC. A
+    token cut by chunk boundaries is joined once from its parts."""
+    pending: list[str] = []
+    size = 0
+    carry = ""                               # a backslash ending the last chunk escapes the next ESC
+    for chunk in chunks:
+        chunk = carry + chunk
+        carry = "\\" if chunk.endswith("\\") else ""
+        if carry:
+            chunk = chunk[:-1]
+        parts = _split_top(chunk)
+        if len(parts) == 1:
+            pending.append(parts[0])
+            size += len(parts[0])
+            if size > MAX_TOKEN_CHARS:
+                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
+            continue
+        if size + len(parts[0]) > MAX_TOKEN_CHARS or max(map(len, parts)) > MAX_TOKEN_CHARS:
+            raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
+        pending.append(parts[0])
+        yield _unquote("".join(pending))
+        for p in parts[1:-1]:
+            yield _unquote(p)
+        pending, size = [parts[-1]], len(parts[-1])
+    pending.append(carry)
+    yield _unquote("".join(pending))
+
+
+def _split_top(text: str) -> list[str]:
+    if "\\\x1b" not in text:
+        return text.split(ESC)
+    if "\x00" not in text:
+        return [p.replace("\x00", ESC) for p in text.replace("\\\x1b", "\x00").split(ESC)]
+    return [p.replace("\\\x1b", ESC) for p in _TOP_ESC.split(text)]   # text holding NULs
+
+
 _TOP_ESC = re.compile(r"(?<!\\)\x1b")
 
 
-def top_level_tokens(chunks: Iterator[str]) -> Iterator[str]:
-    """The stream split on unescaped ESC, each token unescaped one level (SequenceEncoder.Decoder)."""
-    parts: list[str] = []
-    size = 0
-    prev = ""                               # last character of the previous chunk
-    for chunk in chunks:
-        start = 0
-        for m in _TOP_ESC.finditer(chunk):
-            i = m.start()
-            if i == 0 and prev == "\\":
-                continue                   # escaped across the chunk boundary
-            if size + i - start > MAX_TOKEN_CHARS:
-                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
-            parts.append(chunk[start:i])
-            yield _unescape("".join(parts))
-            parts, size, start = [], 0, i + 1
-        if start < len(chunk):
-            parts.append(chunk[start:])
-            size += len(chunk) - start
-            if size > MAX_TOKEN_CHARS:
-                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
-        prev = chunk[-1]
-    yield _unescape("".join(parts))
+def _unquote(tok: str) -> str:
+    return tok[1:-1] if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'" else tok
 
 
-def _unescape(tok: str) -> str:
-    if "\\\x1b" in tok:
-        tok = tok.replace("\\\x1b", ESC)
-    if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'":
-        tok = tok[1:-1]
-    return tok
+def commands(token: str) -> list[str]:
+    """The commands of one top-level token, in order, without their `LOG<TAB>` wrapper and without
+    the `null` ones (commands no encoder writes). A flat step (VASSAL's usual one) is split once."""
+    if "\\\x1b" not in token and "'" not in token:
+        # flat: ESC separates commands; drop the nulls at C speed (each pass takes every other one
+        # of a run), then split on ESC LOG TAB when every command carries the wrapper
+        flat = ESC + token + ESC
+        while _NULL_CMD in flat:
+            flat = flat.replace(_NULL_CMD, ESC)
+        if flat.count(ESC) == flat.count(_LOG_SEP) + 1:
+            return [c for c in flat[5:-1].split(_LOG_SEP) if c] if len(flat) > 2 else []
+        return [c[4:] if c.startswith(LOG_PREFIX) else c for c in flat.split(ESC) if c and c not in _NULL]
+    return [c[4:] if c.startswith(LOG_PREFIX) else c for c in command_leaves(token)]
 
 
-def command_leaves(token: str, depth: int = 0) -> Iterator[str]:
+_LOG_SEP = ESC + LOG_PREFIX
+_NULL_CMD = ESC + LOG_PREFIX + "null" + ESC
+
+
+def command_leaves(token: str) -> list[str]:
     """GameModule.decode's leaves in order: a token that decodes to itself is one command; otherwise
-    every token it splits into (the first too) is decoded again."""
+    every token it splits into (the first too) is decoded again. Most steps are one flat group (no
+    escaped separator, no quotes): that is a plain split."""
+    if "\\\x1b" not in token and "'" not in token:
+        return [t for t in token.split(ESC) if t and t not in _NULL]
+    out: list[str] = []
+    _nested_leaves(token, 0, out)
+    return out
+
+
+def _nested_leaves(token: str, depth: int, out: list[str]) -> None:
     if depth > MAX_DEPTH:
         raise ReadError(f"commands nested more than {MAX_DEPTH} deep")
     toks = decode(token, ESC)
     if len(toks) == 1 and toks[0] == token:
-        if token:
-            yield token
+        if token and token not in _NULL:
+            out.append(token)
         return
     for t in toks:
-        yield from command_leaves(t, depth + 1)
+        _nested_leaves(t, depth + 1, out)
 
 
 # -- where a pixel is ------------------------------------------------------------------------------
@@ -231,7 +271,7 @@ class Geometry:
 
 # -- the reader's view of pieces --------------------------------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class _Piece:
     id: str
     type: str
@@ -242,7 +282,7 @@ class _Piece:
     stack: Optional[str] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Stack:
     id: str
     map: Optional[str]
@@ -298,6 +338,7 @@ class _Reader:
     undo: bool = False
     mover: Optional[str] = None
     rolls: dict[str, int] = field(default_factory=dict)          # dice name -> index in events
+    dice: dict[str, tuple[int, int]] = field(default_factory=dict)  # dice name -> (count, sides)
 
     def warn(self, msg: str) -> None:
         if len(self.warnings) < 1000:
@@ -340,16 +381,7 @@ def _add_piece(r: _Reader, cmd: str) -> None:
         r.warn("an AddPiece command without a piece id is skipped")
         return
     if typ == "stack":
-        st = decode(state, ";")
-        ids = [t for t in st[3:] if t and not t.startswith("@@")]
-        s = _Stack(pid, st[0] or None, _int(st[1]) if len(st) > 1 else 0, _int(st[2]) if len(st) > 2 else 0, [])
-        r.stacks[pid] = s
-        for i in ids:
-            r.detach(i)
-            p = r.pieces.get(i)
-            if p is not None:
-                p.stack = pid
-                s.ids.append(i)
+        _add_stack(r, pid, state)
         return
     try:
         traits = decode_piece(typ, state, strict=False)
@@ -362,6 +394,25 @@ def _add_piece(r: _Reader, cmd: str) -> None:
     r.pieces[pid] = p
     if r.step is not None:
         r.events.append(Placed(p.counter, r.where_of(p)))
+
+
+def _add_stack(r: _Reader, pid: str, state: str) -> None:
+    """Stack state: map;x;y;id...;@@layer. Its pieces leave whatever stack they were in."""
+    st = decode(state, ";")
+    try:
+        x, y = int(st[1]), int(st[2])
+    except (ValueError, IndexError):
+        r.warn(f"stack {pid} without a position is skipped")
+        return
+    s = r.stacks[pid] = _Stack(pid, st[0] or None, x, y, [])
+    pieces = r.pieces
+    for i in st[3:]:
+        p = pieces.get(i)
+        if p is not None:
+            if p.stack is not None:
+                r.detach(i)
+            p.stack = pid
+            s.ids.append(i)
 
 
 def _remove_piece(r: _Reader, cmd: str) -> None:
@@ -408,8 +459,12 @@ def _move_piece(r: _Reader, cmd: str) -> None:
     if len(t) < 9:
         r.warn("a MovePiece command with fewer than 9 fields is skipped")
         return
-    pid, new_map, nx, ny, under = t[0], t[1], _int(t[2]), _int(t[3]), t[4]
-    old_map, ox, oy = t[5], _int(t[6]), _int(t[7])
+    try:
+        nx, ny, ox, oy = int(t[2]), int(t[3]), int(t[6]), int(t[7])
+    except ValueError:
+        r.warn("a MovePiece command with a non-numeric position is skipped")
+        return
+    pid, new_map, under, old_map = t[0], t[1], t[4], t[5]
     if len(t) > 9 and t[9]:
         mover = r.label(t[9])              # the password itself goes no further
         r.mover = r.mover or mover
@@ -450,18 +505,31 @@ _DICE_NAME = re.compile(r"^(\d+)d(\d+)$")
 
 
 def _dice_shape(r: _Reader, name: str) -> tuple[int, int]:
-    for d in getattr(r.game, "dice", ()) or ():
-        if d.name == name:
-            return d.count, d.sides
-    m = _DICE_NAME.match(name)
-    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    """(count, sides) of a dice button: the tree's dice of that name, else read from "NdS"."""
+    shape = r.dice.get(name)
+    if shape is None:
+        shape = next(((d.count, d.sides) for d in getattr(r.game, "dice", ()) or () if d.name == name), None)
+        if shape is None:
+            m = _DICE_NAME.match(name)
+            shape = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        r.dice[name] = shape
+    return shape
 
 
 def _roll(r: _Reader, name: str, faces: tuple[int, ...], total: Optional[int]) -> None:
+    """One DieRoll per button press and step: the chat report makes it, the button's properties
+    (`<name>_result`, `_total`) confirm or refine it."""
+    at = r.rolls.get(name)
+    if at is not None:
+        prev = r.events[at]
+        if prev.faces == faces and (total is None or prev.total == total):
+            return
+        if total is None and prev.faces == faces:
+            total = prev.total
     n, sides = _dice_shape(r, name)
     ev = DieRoll(name, faces, sum(faces) if total is None else total, n, sides)
-    if name in r.rolls:
-        r.events[r.rolls[name]] = ev        # the property change refines the chat report
+    if at is not None:
+        r.events[at] = ev
     else:
         r.rolls[name] = len(r.events)
         r.events.append(ev)
@@ -475,37 +543,40 @@ def _faces(text: str) -> Optional[tuple[int, ...]]:
 
 
 def _chat(r: _Reader, cmd: str) -> None:
-    text = html.unescape(cmd[4:])
-    m = _DICE_REPORT.match(text)
-    if m:
-        faces = _faces(m.group("result"))
-        if faces is not None:
-            _roll(r, m.group("name"), faces, None)
-            return
+    if cmd.startswith("CHAT*"):
+        # VASSAL's own reports ("* ... moves ... *", turn changes, undo) say what the commands say;
+        # only a dice report ("*** 2d6 = 6,1 *** <name>") is read
+        if " = " in cmd:
+            m = _DICE_REPORT.match(_unescape_html(cmd[4:]))
+            faces = _faces(m.group("result")) if m else None
+            if faces is not None:
+                _roll(r, m.group("name"), faces, None)
+        return
+    text = _unescape_html(cmd[4:])
     m = _PLAYER_CHAT.match(text)
-    if m:
-        r.events.append(Chat(m.group("text"), m.group("player") or None))
-    elif not text.startswith("*"):
-        r.events.append(Chat(text))
-    # "* ... *" lines are VASSAL's own reports (moves, turn changes, undo): the commands say it all
+    r.events.append(Chat(m.group("text"), m.group("player") or None) if m else Chat(text))
+
+
+def _unescape_html(text: str) -> str:
+    if "&" not in text:
+        return text
+    import html                                # only chat lines with entities need it
+    return html.unescape(text)
 
 
 def _mutable_property(r: _Reader, cmd: str) -> None:
+    """ChangePropertyCommand: MutableProperty TAB key TAB old TAB new TAB container."""
     t = decode(cmd[len("MutableProperty\t"):], "\t")
     if len(t) < 3:
         return
     key, value = t[0], t[2]
-    for suffix in ("_result", "_total"):
-        if key.endswith(suffix):
-            name = key[:-len(suffix)]
-            if suffix == "_result":
-                faces = _faces(value)
-                if faces is not None:
-                    prev = r.events[r.rolls[name]] if name in r.rolls else None
-                    _roll(r, name, faces, prev.total if isinstance(prev, DieRoll) and prev.faces == faces else None)
-            elif name in r.rolls and value.lstrip("-").isdigit():
-                prev = r.events[r.rolls[name]]
-                _roll(r, name, prev.faces, int(value))
+    if key.endswith("_result"):
+        faces = _faces(value)
+        if faces is not None:
+            _roll(r, key[:-len("_result")], faces, None)
+    elif key.endswith("_total") and key[:-len("_total")] in r.rolls and value.lstrip("-").isdigit():
+        name = key[:-len("_total")]
+        _roll(r, name, r.events[r.rolls[name]].faces, int(value))
 
 
 def _turn(r: _Reader, cmd: str) -> None:
@@ -550,9 +621,11 @@ def _at(items: list[str], i: int) -> Optional[str]:
 def _tree_turn(game, label: Optional[str], index: int) -> Optional[str]:
     """The tree's turn id: the turn whose module label is `label`, else the turn at that position."""
     turns = getattr(game, "turns", ()) or ()
-    for t in turns:
-        if label is not None and turn_label(t) == label:
-            return t.id
+    if turns and label is not None:
+        from .buildfile import turn_label        # the module's label for a turn (imports the renderer)
+        for t in turns:
+            if turn_label(t) == label:
+                return t.id
     if 0 <= index < len(turns):
         return turns[index].id
     return label if label is not None else str(index + 1)
@@ -592,28 +665,23 @@ def _board_picker(r: _Reader, cmd: str) -> None:
     r.geometry.set_layout(head[:-len("BoardPicker")], layout)
 
 
-def _skip(r: _Reader, cmd: str) -> None:
-    pass
-
-
-_HANDLERS: tuple[tuple[str, Callable[[_Reader, str], None]], ...] = (
-    ("M/", _move_piece), ("+/", _add_piece), ("-/", _remove_piece), ("D/", _change_piece),
-    ("CHAT", _chat), ("MutableProperty\t", _mutable_property), ("TURN", _turn),
-    ("PLAYER\t", _player), ("PYREMOVE\t", _skip), ("UNDO\t", _undo), ("null", _skip),
-    ("begin_save", _skip), ("end_save", _skip),
-)
+_HANDLERS: dict[str, tuple[str, Callable[[_Reader, str], None]]] = {
+    # first two characters -> (the full prefix, handler): one dict look-up per command
+    "M/": ("M/", _move_piece), "+/": ("+/", _add_piece), "-/": ("-/", _remove_piece),
+    "D/": ("D/", _change_piece), "CH": ("CHAT", _chat), "Mu": ("MutableProperty\t", _mutable_property),
+    "TU": ("TURN", _turn), "PL": ("PLAYER\t", _player), "UN": ("UNDO\t", _undo),
+}
 _BOARD_PICKER = re.compile(r"^[^\t]*BoardPicker\t")
 
 
-def _dispatch(r: _Reader, cmd: str) -> None:
-    if cmd.startswith(LOG_PREFIX):
-        cmd = cmd[len(LOG_PREFIX):]
-    for prefix, handler in _HANDLERS:
-        if cmd.startswith(prefix):
-            handler(r, cmd)
-            return
-    if _BOARD_PICKER.match(cmd):
-        _board_picker(r, cmd)
+def _run(r: _Reader, cmds: list[str]) -> None:
+    handlers = _HANDLERS
+    for cmd in cmds:
+        h = handlers.get(cmd[:2])
+        if h is not None and cmd.startswith(h[0]):
+            h[1](r, cmd)
+        elif _BOARD_PICKER.match(cmd):
+            _board_picker(r, cmd)
 
 
 # -- the record ---------------------------------------------------------------------------------------
@@ -714,20 +782,26 @@ def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
     for tok in tokens:
         if tok == "end_save":
             break
-        for leaf in command_leaves(tok):
-            _dispatch(r, leaf)
+        _run(r, commands(tok))
     else:
         raise ReadError("the restore snapshot has no end_save (truncated)")
     r.turn_start = r.turn
     start = Position.of((p.counter, r.where_of(p)) for p in _stacking_order(r))
     steps: list[Step] = []
+    handlers = _HANDLERS
     for tok in tokens:
         if not tok:
             continue                       # an empty token (NullCommand) is not a step VASSAL replays
         n = len(steps) + 1
-        r.step, r.events, r.undo, r.mover, r.rolls = n, [], False, None, {}
-        for leaf in command_leaves(tok):
-            _dispatch(r, leaf)
+        r.step, r.events, r.undo, r.mover = n, [], False, None
+        if r.rolls:
+            r.rolls = {}
+        for cmd in commands(tok):                # _run, inlined: this loop runs once per command
+            h = handlers.get(cmd[:2])
+            if h is not None and cmd.startswith(h[0]):
+                h[1](r, cmd)
+            elif _BOARD_PICKER.match(cmd):
+                _board_picker(r, cmd)
         steps.append(Step(n, tuple(r.events), r.undo, r.mover))
     return start, steps
 
