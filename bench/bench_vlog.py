@@ -5,14 +5,16 @@ same run, each as a whole process (interpreter start and imports included), medi
 
 The log is made in /tmp from a real VASSAL 3.7.9 log (shared/vassal-logs/NAME.vlog): its restore
 snapshot, then its steps repeated until there are --steps of them, obfuscated as VASSAL writes it.
-hexforge reads it into the full GameRecord (pixels -> hex ids with the module beside the log);
-pywargame (Python 3.12, $HEXFORGE_PY312) de-obfuscates it into lines. Peak memory (ru_maxrss) of
+pywargame (Python 3.12, $HEXFORGE_PY312) de-obfuscates it into lines; "hexforge decode"
+(`log_commands`) does that work and splits every step into its commands; "hexforge read_log"
+reads it into the full GameRecord (pixels -> hex ids with the module beside the log). Peak memory (ru_maxrss) of
 the hexforge process is shown for the long log and for a log a tenth as long.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,6 +36,9 @@ HEXFORGE = ("import resource, sys; sys.path.insert(0, {root!r})\n"
             "from compiler.vassal.vlog import read_log\n"
             "r = read_log({log!r}, {vmod!r})\n"
             "print(len(r.steps), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+DECODE = ("import sys; sys.path.insert(0, {root!r})\n"
+          "from compiler.vassal.vlog import log_commands\n"
+          "print(sum(1 for _ in log_commands({log!r})) - 1)")
 PYWARGAME = ("from pywargame.vassal import SaveIO\n"
              "r = SaveIO.readSave({log!r})\n"
              "print(len(r[1]) if isinstance(r, tuple) else len(r))")
@@ -66,10 +71,14 @@ def _top_level_raw(text: str) -> list[str]:
     return [t for t in re.split(r"(?<!\\)\x1b", text) if t]
 
 
-def timed(cmd: list[str]) -> tuple[float, str]:
+def timed(cmd: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the child, its stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return time.perf_counter() - t0, out
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), out
 
 
 def main() -> None:
@@ -86,25 +95,32 @@ def main() -> None:
     log, short = tmp / "long.vlog", tmp / "short.vlog"
     long_log(LOGS / f"{a.source}.vlog", a.steps, log)
     long_log(LOGS / f"{a.source}.vlog", a.steps // 10, short)
-    vmod = str(LOGS / "aachen.vmod")
-    ours = [sys.executable, "-c", HEXFORGE.format(root=str(ROOT), log=str(log), vmod=vmod)]
-    theirs = [str(PY312), "-c", PYWARGAME.format(log=str(log))]
-    times: dict[str, list[float]] = {"hexforge read_log": [], "pywargame readSave": []}
+    vmod = str(LOGS / ("ardennes2.vmod" if a.source.startswith("ardennes2") else "aachen.vmod"))
+    runs = {"pywargame readSave": [str(PY312), "-c", PYWARGAME.format(log=str(log))],
+            "hexforge decode": [sys.executable, "-c", DECODE.format(root=str(ROOT), log=str(log))],
+            "hexforge read_log": [sys.executable, "-c", HEXFORGE.format(root=str(ROOT), log=str(log), vmod=vmod)]}
+    wall: dict[str, list[float]] = {k: [] for k in runs}
+    cpu: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(a.runs):
-        t, out = timed(theirs)
-        times["pywargame readSave"].append(t)
-        t, out = timed(ours)
-        times["hexforge read_log"].append(t)
-        n, rss = map(int, out.split())
-        assert n == a.steps, (n, a.steps)
-    _, out_short = timed([sys.executable, "-c", HEXFORGE.format(root=str(ROOT), log=str(short), vmod=vmod)])
-    base = statistics.median(times["pywargame readSave"])
-    ourt = statistics.median(times["hexforge read_log"])
+        for name, cmd in runs.items():
+            w, c, out = timed(cmd)
+            wall[name].append(w)
+            cpu[name].append(c)
+            if name == "hexforge read_log":
+                n, rss = map(int, out.split())
+                assert n == a.steps, (n, a.steps)
+            elif name == "hexforge decode":
+                assert int(out) == a.steps, (out, a.steps)
+    out_short = timed([sys.executable, "-c", HEXFORGE.format(root=str(ROOT), log=str(short), vmod=vmod)])[2]
+    med = {k: (statistics.median(wall[k]), statistics.median(cpu[k])) for k in wall}
+    bw, bc = med["pywargame readSave"]
     print(f"log: {a.steps} steps repeated from {a.source}.vlog, {log.stat().st_size} bytes zipped; "
-          f"{a.runs} runs, medians, whole processes")
-    for name, ts in times.items():
-        print(f"  {name:<20} {statistics.median(ts):7.3f} s")
-    print(f"  speed-up: {base / ourt:.1f}x (target >= 10x)")
+          f"{a.runs} runs, medians, whole processes (load average {os.getloadavg()[0]:.1f})")
+    for name, (w, c) in med.items():
+        speed = "" if name.startswith("pywargame") else f"   {bw / w:5.1f}x wall, {bc / c:5.1f}x cpu vs readSave"
+        print(f"  {name:<20} wall {w:7.3f} s   cpu {c:7.3f} s{speed}")
+    print("  decode = savedGame -> de-obfuscated text -> each step's commands (readSave's work, and the")
+    print("  steps split); read_log = the whole GameRecord (pieces, stacks, hexes, dice, turns)")
     print(f"  hexforge peak memory: {rss / 1024:.0f} MB for {a.steps} steps, "
           f"{int(out_short.split()[1]) / 1024:.0f} MB for {a.steps // 10}")
 

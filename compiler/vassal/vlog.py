@@ -98,13 +98,16 @@ def _deobfuscated(chunks: Iterator[bytes]) -> Iterator[bytes]:
     table = bytes(b ^ int(key_hex, 16) for b in range(256))
     offset = len(hdr) + 2                  # offset in the entry of rest's first digit
     rest = head[offset:]
-    for chunk in (c for cs in ((b"",), chunks) for c in cs):
-        rest += chunk
-        even = len(rest) - len(rest) % 2
+    while True:
+        even = len(rest) - len(rest) % 2     # a digit pair cut by the chunk boundary waits
         if even:
             yield _unhex(rest[:even], offset, table)
             offset += even
             rest = rest[even:]
+        chunk = next(chunks, None)
+        if chunk is None:
+            break
+        rest += chunk
     if rest:
         _unhex(rest, offset, table)         # a non-hex lone digit is reported as such
         raise ReadError(f"corrupt savedGame obfuscation (odd number of hex digits: a lone digit at offset {offset})")
@@ -184,19 +187,15 @@ def commands(token: str) -> list[str]:
     """The commands of one top-level token, in order, without their `LOG<TAB>` wrapper and without
     the `null` ones (commands no encoder writes). A flat step (VASSAL's usual one) is split once."""
     if "\\\x1b" not in token and "'" not in token:
-        # flat: ESC separates commands; drop the nulls at C speed (each pass takes every other one
-        # of a run), then split on ESC LOG TAB when every command carries the wrapper
-        flat = ESC + token + ESC
-        while _NULL_CMD in flat:
-            flat = flat.replace(_NULL_CMD, ESC)
-        if flat.count(ESC) == flat.count(_LOG_SEP) + 1:
-            return [c for c in flat[5:-1].split(_LOG_SEP) if c] if len(flat) > 2 else []
-        return [c[4:] if c.startswith(LOG_PREFIX) else c for c in flat.split(ESC) if c and c not in _NULL]
+        parts = token.split(ESC)             # flat: every ESC separates two commands
+        if (ESC + token).count(_LOG_SEP) == len(parts):     # and each one carries the LOG wrapper
+            return [p[4:] for p in parts if p != _LOG_NULL]
+        return [p[4:] if p.startswith(LOG_PREFIX) else p for p in parts if p and p not in _NULL]
     return [c[4:] if c.startswith(LOG_PREFIX) else c for c in command_leaves(token)]
 
 
 _LOG_SEP = ESC + LOG_PREFIX
-_NULL_CMD = ESC + LOG_PREFIX + "null" + ESC
+_LOG_NULL = LOG_PREFIX + "null"
 
 
 def command_leaves(token: str) -> list[str]:
@@ -317,6 +316,14 @@ def _counter(pid: str, traits: list[dict]) -> Counter:
     return Counter(pid, unit or traits[-1]["name"] or pid, marks.get("Side") or None, _state_names(traits), kind)
 
 
+def _check_unit(r: _Reader, c: Counter, traits: list[dict]) -> None:
+    """Warn about a piece the tree does not know: no UnitId/MarkerId, or an id the game lacks."""
+    if not any(t["kind"] == "mark" and ("UnitId" in t["values"] or "MarkerId" in t["values"]) for t in traits):
+        r.warn(f"piece {c.piece} ({traits[-1]['name']!r}) has no UnitId or MarkerId: its unit is its name")
+    elif r.game is not None and c.unit not in r.known_units():
+        r.warn(f"piece {c.piece} shows {c.kind} {c.unit!r}, which the game does not have")
+
+
 # -- reading state ------------------------------------------------------------------------------------
 
 @dataclass
@@ -339,6 +346,13 @@ class _Reader:
     mover: Optional[str] = None
     rolls: dict[str, int] = field(default_factory=dict)          # dice name -> index in events
     dice: dict[str, tuple[int, int]] = field(default_factory=dict)  # dice name -> (count, sides)
+    _units: Optional[set[str]] = None
+
+    def known_units(self) -> set[str]:
+        if self._units is None:
+            self._units = ({u.id for u in getattr(self.game, "units", ())}
+                           | {m.id for m in getattr(self.game, "markers", ())})
+        return self._units
 
     def warn(self, msg: str) -> None:
         if len(self.warnings) < 1000:
@@ -390,6 +404,7 @@ def _add_piece(r: _Reader, cmd: str) -> None:
         return
     b = traits[-1]
     p = _Piece(pid, typ, _counter(pid, traits), None if b["map"] in ("", "null") else b["map"], b["x"], b["y"])
+    _check_unit(r, p.counter, traits)
     r.detach(pid)
     r.pieces[pid] = p
     if r.step is not None:
@@ -774,17 +789,43 @@ def read_log(path, module=None, game=None) -> GameRecord:
                       tuple(r.warnings))
 
 
-def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
+def saved_game_tokens(archive: Archive) -> Iterator[str]:
+    """savedGame's top-level tokens, streamed: the restore snapshot's up to `end_save` (checked),
+    then one per logged step (empty ones included, as written)."""
     tokens = top_level_tokens(_text(_deobfuscated(_entry_chunks(archive, "savedGame"))))
-    first = next(tokens, None)
-    if first != "begin_save":
+    if next(tokens, None) != "begin_save":
         raise ReadError("savedGame does not start with begin_save: not a VASSAL saved game or log")
+    yield "begin_save"
+    for tok in tokens:
+        yield tok
+        if tok == "end_save":
+            break
+    else:
+        raise ReadError("the restore snapshot has no end_save (truncated)")
+    yield from tokens
+
+
+def log_commands(path) -> Iterator[list[str]]:
+    """The decoded command texts of a log without interpreting them: first the restore snapshot's,
+    then each step's (step n = the n-th list after the first). For tools and the benchmark."""
+    tokens = saved_game_tokens(Archive(Path(path)))
+    restore: list[str] = []
+    for tok in tokens:
+        if tok == "end_save":
+            break
+        restore += commands(tok)
+    yield restore
+    for tok in tokens:
+        if tok:
+            yield commands(tok)
+
+
+def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
+    tokens = saved_game_tokens(archive)
     for tok in tokens:
         if tok == "end_save":
             break
         _run(r, commands(tok))
-    else:
-        raise ReadError("the restore snapshot has no end_save (truncated)")
     r.turn_start = r.turn
     start = Position.of((p.counter, r.where_of(p)) for p in _stacking_order(r))
     steps: list[Step] = []
