@@ -26,7 +26,7 @@ from pathlib import Path
 from common import ROOT  # noqa: E402  (puts the repository on sys.path)
 
 from compiler.vassal.encoding import ESC, deobfuscate, obfuscate  # noqa: E402
-from compiler.vassal.vlog import top_level_tokens  # noqa: E402
+from compiler.vassal.logstream import top_level_tokens  # noqa: E402
 
 LOGS = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/shared/vassal-logs")) if p.exists()),
             None)
@@ -37,7 +37,7 @@ HEXFORGE = ("import resource, sys; sys.path.insert(0, {root!r})\n"
             "r = read_log({log!r}, {vmod!r})\n"
             "print(len(r.steps), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
 DECODE = ("import sys; sys.path.insert(0, {root!r})\n"
-          "from compiler.vassal.vlog import log_commands\n"
+          "from compiler.vassal.logstream import log_commands\n"
           "print(sum(1 for _ in log_commands({log!r})) - 1)")
 PYWARGAME = ("from pywargame.vassal import SaveIO\n"
              "r = SaveIO.readSave({log!r})\n"

@@ -272,7 +272,7 @@ def test_real_piece_definitions_reencode_to_vassal_bytes():
     O'Hara's apostrophe included."""
     from compiler.vassal.encoding import add_piece, parse_add_piece
     from compiler.vassal.traits import split_nested
-    from compiler.vassal.vlog import command_leaves, top_level_tokens
+    from compiler.vassal.logstream import command_leaves, top_level_tokens
     seen_quote = 0
     for name in ("ardennes2_fragment", "aachen_legal"):
         for tok in top_level_tokens(iter([saved_text(name)])):
@@ -344,8 +344,8 @@ def test_commands_nested_too_deeply_are_a_located_error(tmp_path):
 
 
 def test_overlong_command_is_a_located_error(tmp_path, monkeypatch):
-    from compiler.vassal import vlog
-    monkeypatch.setattr(vlog, "MAX_TOKEN_CHARS", 100_000)
+    from compiler.vassal import logstream
+    monkeypatch.setattr(logstream, "MAX_TOKEN_CHARS", 100_000)
     text = saved_text("aachen_violations") + "\x1bLOG\tCHAT" + "x" * 3_000_000
     with pytest.raises(LogReadError) as e:
         read_log(write_log(tmp_path / "long.vlog", text), LOGS / "aachen.vmod")
@@ -438,6 +438,6 @@ def test_decode_is_vassals_decoder(value, delim):
 @given(st.text(alphabet="ab\\'\x1b\x00", max_size=30), st.integers(1, 7))
 def test_streamed_top_level_split_is_vassals_decoder(value, chunk):
     """However the stream is cut into chunks (a backslash at a chunk's end included)."""
-    from compiler.vassal.vlog import top_level_tokens
+    from compiler.vassal.logstream import top_level_tokens
     chunks = [value[i:i + chunk] for i in range(0, len(value), chunk)] or [""]
     assert list(top_level_tokens(iter(chunks))) == java_decoder(value, "\x1b")
