@@ -295,6 +295,8 @@ def _change_piece(r: _Reader, cmd: str) -> None:
 
 
 def _move_piece(r: _Reader, cmd: str) -> None:
+    """MovePiece: id/newMap/newX/newY/newUnderId/oldMap/oldX/oldY/oldUnderId/playerId. A Stack's id
+    moves every piece in it; `newUnderId` is the piece it was dropped onto (it joins that stack)."""
     t = decode(cmd[2:], "/")
     if len(t) < 9:
         r.warn("a MovePiece command with fewer than 9 fields is skipped")
@@ -304,39 +306,50 @@ def _move_piece(r: _Reader, cmd: str) -> None:
     except ValueError:
         r.warn("a MovePiece command with a non-numeric position is skipped")
         return
-    pid, new_map, under, old_map = t[0], t[1], t[4], t[5]
     if len(t) > 9 and t[9]:
         mover = r.label(t[9])              # the password itself goes no further
         r.mover = r.mover or mover
-    new_map = None if new_map == "null" else new_map
-    old_map = None if old_map == "null" else old_map
-    under = None if under in ("null", "") else under
-    src, dst = r.geometry.where(old_map, ox, oy), r.geometry.where(new_map, nx, ny)
+    pid, new_map, under = t[0], t[1] if t[1] != "null" else None, t[4] if t[4] not in ("null", "") else None
+    where = r.geometry.where
+    src, dst = where(t[5] if t[5] != "null" else None, ox, oy), where(new_map, nx, ny)
     if pid in r.stacks:
-        s = r.stacks[pid]
-        s.map, s.x, s.y = new_map, nx, ny
-        moving = [r.pieces[i] for i in s.ids if i in r.pieces]
-        if under is not None and under in r.pieces and r.pieces[under].stack not in (None, pid):
-            target = r.stacks.get(r.pieces[under].stack)
-            del r.stacks[pid]
-            for p in moving:
-                p.stack = target.id if target else None
-                if target:
-                    target.ids.append(p.id)
+        moving = _move_stack(r, r.stacks[pid], new_map, nx, ny, under)
     else:
         p = r.pieces.get(pid)
         if p is None:
             r.warn(f"MovePiece of unknown piece {pid}")
             return
-        r.detach(pid)
-        if under is not None and under in r.pieces and r.pieces[under].stack in r.stacks:
-            s = r.stacks[r.pieces[under].stack]
-            s.ids.insert(s.ids.index(under) + 1 if under in s.ids else len(s.ids), pid)
-            p.stack = s.id
-        moving = [p]
+        if p.stack is not None:
+            r.detach(pid)
+        if under is not None:
+            _join_stack_of(r, p, under)
+        moving = (p,)
     for p in moving:
         p.map, p.x, p.y = new_map, nx, ny
         r.events.append(Moved(p.counter, src, dst, under))
+
+
+def _join_stack_of(r: _Reader, p: _Piece, under: str) -> None:
+    """A piece dropped onto `under` goes right above it in under's stack."""
+    u = r.pieces.get(under)
+    s = r.stacks.get(u.stack) if u is not None and u.stack is not None else None
+    if s is not None:
+        s.ids.insert(s.ids.index(under) + 1 if under in s.ids else len(s.ids), p.id)
+        p.stack = s.id
+
+
+def _move_stack(r: _Reader, s: _Stack, new_map: Optional[str], x: int, y: int, under: Optional[str]) -> list[_Piece]:
+    """The pieces of a moved Stack; dropped onto another stack, they join it and this one goes."""
+    s.map, s.x, s.y = new_map, x, y
+    moving = [r.pieces[i] for i in s.ids if i in r.pieces]
+    u = r.pieces.get(under) if under is not None else None
+    if u is not None and u.stack not in (None, s.id) and u.stack in r.stacks:
+        target = r.stacks[u.stack]
+        del r.stacks[s.id]
+        for p in moving:
+            p.stack = target.id
+            target.ids.append(p.id)
+    return moving
 
 
 _DICE_REPORT = re.compile(r"^\*+ ?(?P<name>\S.*?) = (?P<result>-?\d+(?:\s*,\s*-?\d+)*) \*+ <(?P<player>[^>]*)>\s*$")
