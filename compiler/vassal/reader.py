@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from lxml import etree
-
 from . import gridrule
 from .encoding import decode, decode_command, deobfuscate, parse_add_piece
 from .traits import decode_piece
@@ -28,12 +26,14 @@ class ReadError(ValueError):
     pass
 
 
-def _parser() -> etree.XMLParser:
+def _parser() -> "etree.XMLParser":
+    from lxml import etree
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
                            huge_tree=False, remove_blank_text=False)
 
 
-def parse_xml(data: bytes) -> etree._Element:
+def parse_xml(data: bytes) -> "etree._Element":
+    from lxml import etree                   # imported here: reading a log's commands needs no XML
     if b"<!ENTITY" in data or b"<!DOCTYPE" in data:
         raise ReadError("XML with a DOCTYPE/entities is refused")
     root = etree.fromstring(data, _parser())
