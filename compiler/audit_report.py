@@ -26,7 +26,7 @@ from .render.layout import DX, DY, layout_for
 CROP_MARGIN_HEXES = 2                 # hexes of map shown around the ringed ones
 MAX_CROP_PX = 1200                    # a crop never grows past this (far-apart hexes: the first ones win)
 MAX_TIMELINE_STEPS = 5000             # a longer log shows its first steps and says how many are left out
-RING = (220, 0, 0)
+RING = (230, 0, 200)                  # magenta: apart from the red victory-hex rings
 
 BoardRenderer = Callable[[Game, str], Image.Image]
 
@@ -91,15 +91,25 @@ def map_picture(game: Game, hexes: Sequence[str], position: Optional[Position],
     y1 = min(h, max(ys) + CROP_MARGIN_HEXES * DY, y0 + MAX_CROP_PX)
     img = board(board_id).crop((x0, y0, x1, y1)).convert("RGB")
     d = ImageDraw.Draw(img)
+    if position is not None:
+        _label_units(d, lay, position, (x0, y0, x1, y1))
     r = DY * 0.45
-    for hid, (cx, cy) in centres:
+    for _, (cx, cy) in centres:
         x, y = cx - x0, cy - y0
-        d.ellipse([x - r, y - r, x + r, y + r], outline=RING, width=4)
-        if position is not None:
-            units = [c.unit for c in position.at(hid) if c.kind == "unit"]
-            for i, u in enumerate(units[:3]):
-                d.text((x - r * 0.9, y - DY * 0.1 + i * 11), u[:14], fill=(0, 0, 0))
+        d.ellipse([x - r, y - r, x + r, y + r], outline=RING, width=5)
     return img
+
+
+def _label_units(d: ImageDraw.ImageDraw, lay, position: Position, box: tuple[int, int, int, int]) -> None:
+    """The units standing in each hex of the crop at that step, up to three per hex, by unit id."""
+    x0, y0, x1, y1 = box
+    for hid, stack in position.stacks().items():
+        c = lay.centre_of(hid)
+        if c is None or not (x0 <= c[0] < x1 and y0 <= c[1] < y1):
+            continue
+        units = [u.unit for u in stack if u.kind == "unit"]
+        for i, u in enumerate(units[:3]):
+            d.text((c[0] - x0 - DX * 0.45, c[1] - y0 - DY * 0.12 + i * 11), u[:14], fill=(0, 0, 0))
 
 
 # -- the page --

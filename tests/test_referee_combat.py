@@ -264,7 +264,8 @@ def test_aachen_only_row_one(games):
     pos = Position.of([(a, Where("1626")), (d, Where("1526"))])
     assert judge_battle(g, pos, "us", roll(1), [reduced(a, "1626")]).verdict == "legal"          # (A)
     # the defender eliminated: D2 with a retreat that could not be made (8.3) fits
-    assert judge_battle(g, pos, "us", roll(1), [Removed(d, Where("1526"))]).verdict == "legal"
+    j = judge_battle(g, pos, "us", roll(1), [Removed(d, Where("1526"))])
+    assert j.verdict == "legal" and "column 7 (+8, +9 on the Mountain line), row 1 (D2)" in j.message
     # two attackers and the defender eliminated fits no printed cell of row 1; the line for a clear hex is
     # not printed and the hex's terrain is unknown: unverified, not a violation
     a2 = Counter("a2", "us-1id-inf-3-3-7", "us")
@@ -329,3 +330,15 @@ def test_moves_in_several_hexes_are_several_possible_battles(mini_game):
     events = [Moved(R2, Where("0404"), Where("0405")), Moved(R, Where("0402"), Where("0401"))]
     j = judge_battle(mini_game, pos, "blue", roll(5), events)
     assert j.verdict == "legal" and "against 0404" in j.message
+
+
+def test_differential_headings_without_terrain_lines(games):
+    g = games["aachen"]
+    t = next(t for t in g.tables if t.id == "crt")
+    flat = dataclasses.replace(t, columns=("≤-2", "-1", "0", "+1", "+2, +3", "4+"), extra={},
+                               rows=t.rows, clamp=TableClamp())
+    ct = read_table(g, flat)
+    assert _bounds(ct.headings) == [("≤-2", None, -2), ("-1", -1, -1), ("0", 0, 0), ("+1", 1, 1),
+                                    ("+2, +3", 2, 3), ("4+", 4, None)]
+    assert [ct.headings.lookup(ct.value(a, d)).column for a, d in ((1, 9), (5, 5), (8, 5), (20, 1))] == [0, 2, 4, 5]
+    assert ct.lines == () and ct.line_for("anything") is ct.headings

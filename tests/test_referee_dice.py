@@ -35,12 +35,18 @@ def test_sixty_rolls_exact_chi_square_and_p():
 
 
 def test_even_degrees_of_freedom_closed_form():
-    # a five-sided die, 20 rolls, counts 2,4,6,4,4: chi-square (4 + 0 + 4 + 0 + 0) / 4 = 2.0, df 4:
-    # p = Q(2, 1) = e^-1 (1 + 1) = 2/e = 0.7357588823
-    faces = [1] * 2 + [2] * 4 + [3] * 6 + [4] * 4 + [5] * 4
+    # a five-sided die, 25 rolls, counts 4,5,7,5,4: chi-square (1 + 0 + 4 + 0 + 1) / 5 = 1.2, df 4:
+    # p = Q(2, 0.6) = e^-0.6 (1 + 0.6) = 0.8780986
+    faces = [1] * 4 + [2] * 5 + [3] * 7 + [4] * 5 + [5] * 4
     (s,) = dice_stats(record(rolls_of(faces, dice="1d5")))
-    assert s.chi_square == pytest.approx(2.0)
-    assert s.p_value == pytest.approx(2 / math.e, abs=1e-9)
+    assert s.chi_square == pytest.approx(1.2)
+    assert s.p_value == pytest.approx(1.6 * math.exp(-0.6), abs=1e-9)
+    assert s.p_value == pytest.approx(0.8780986, abs=1e-6)
+
+
+def test_no_p_value_below_five_rolls_per_face():
+    (s,) = dice_stats(record(rolls_of([1, 2, 3, 4, 5, 6] * 4)))    # 24 rolls: 4 per face expected
+    assert s.chi_square == 0.0 and s.p_value is None
 
 
 def test_far_tail_uses_the_continued_fraction():

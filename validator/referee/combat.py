@@ -353,7 +353,7 @@ def strengths(game: Game, spec: TableStrengths, position: Position, attackers: S
 
 def _all_columns(line: ColumnLine) -> list[Lookup]:
     """Every column a combat of unknown strength may use on a line."""
-    out = [Lookup(c.index) for c in line.columns if c.bounds is not None]
+    out = [line.at(c) for c in line.columns if c.bounds is not None]
     for side, how in (("below", line.clamp.below), ("above", line.clamp.above)):
         if how == "unknown":
             out.append(Lookup(None, f"the strengths are not known and the tree does not say which column a "
@@ -601,7 +601,7 @@ def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
             why = lk.reason if base.terrain or not why_terrain else f"{why_terrain}; {lk.reason}"
             tally.add(dataclasses.replace(base, reason=why))
         return
-    heading = ct.headings.columns[lk.column].printed
+    heading = ct.headings.columns[lk.column].printed + (f" ({lk.label})" if lk.label else "")
     sums, open_ended = modifier_sums(b.game, ct, b.side)
     if open_ended:
         tally.add(dataclasses.replace(base, column=heading, reason=open_ended))

@@ -64,6 +64,7 @@ class Lookup:
     """Where a combat value falls: a column index, or None with the reason."""
     column: Optional[int]
     reason: Optional[str] = None             # "prohibited" or why the tree cannot tell
+    label: Optional[str] = None              # on a terrain line: the differential printed there, and the line
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,13 @@ class ColumnLine:
     columns: tuple[Column, ...]
     clamp: TableClamp
 
+    def at(self, c: Column) -> Lookup:
+        return Lookup(c.index, label=f"{c.printed} on {self.name}" if self.terrain else None)
+
     def lookup(self, v: Value) -> Lookup:
         for c in self.columns:
             if c.bounds is not None and c.bounds.contains(v):
-                return Lookup(c.index)
+                return self.at(c)
         used = [c for c in self.columns if c.bounds is not None]
         if not used:
             return Lookup(None, f"no column of {self.name} reads")
@@ -89,7 +93,7 @@ class ColumnLine:
 
     def _beyond(self, how: str, edge: Column, v: Value, side: str) -> Lookup:
         if how in ("lowest", "highest"):
-            return Lookup(edge.index)
+            return self.at(edge)
         if how == "prohibited":
             return Lookup(None, "prohibited")
         return Lookup(None, f"{_show(v)} is {side} the columns of {self.name} and the tree does not say "

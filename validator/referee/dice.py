@@ -29,7 +29,7 @@ DICE_UNLIKELY = declare(
     "the faces are far from what a fair die gives (chi-square p below 0.001); look at the die button", "audit").code
 
 UNLIKELY_P = 0.001
-MIN_ROLLS_FOR_FAIRNESS = 30               # below this many faces per category a chi-square test says little
+MIN_EXPECTED = 5                          # rolls per face below which a chi-square p-value is not given
 _DICE = re.compile(r"(\d*)\s*d\s*(\d+)", re.I)
 
 
@@ -97,14 +97,15 @@ def chi_square_sf(x: float, df: int) -> float:
     return regularized_gamma_q(df / 2, x / 2)
 
 
-def chi_square(counts: tuple[int, ...]) -> Optional[tuple[float, float]]:
-    """Goodness of fit of face counts against equal chances: (statistic, p-value); None for no rolls."""
+def chi_square(counts: tuple[int, ...]) -> Optional[tuple[float, Optional[float]]]:
+    """Goodness of fit of face counts against equal chances: (statistic, p-value); None for no rolls. The
+    p-value is None below MIN_EXPECTED rolls per face, where the chi-square distribution does not hold."""
     n, k = sum(counts), len(counts)
     if n == 0 or k < 2:
         return None
     expected = n / k
     stat = sum((c - expected) ** 2 / expected for c in counts)
-    return stat, chi_square_sf(stat, k - 1)
+    return stat, chi_square_sf(stat, k - 1) if expected >= MIN_EXPECTED else None
 
 
 # -- reading the record --
@@ -218,8 +219,7 @@ def dice_findings(game: Game, record: GameRecord) -> list[DiceFinding]:
                                    f"{len(steps)} roll(s) of {dice}: no table of the tree is rolled with {dice}",
                                    steps))
     for s in dice_stats(record):
-        if s.side is None and s.p_value is not None and s.p_value < UNLIKELY_P \
-                and s.faces and sum(s.faces) >= MIN_ROLLS_FOR_FAIRNESS:
+        if s.side is None and s.p_value is not None and s.p_value < UNLIKELY_P:
             out.append(DiceFinding(DICE_UNLIKELY, "info",
                                    f"{s.dice}: {sum(s.faces)} faces, chi-square {s.chi_square:.2f}, "
                                    f"p = {s.p_value:.2g}", ()))
