@@ -116,7 +116,7 @@ def _rule_no(ctx) -> Optional[str]:
 
 
 def _mark_reported(ctx, piece: str, leg: Leg) -> None:
-    ctx.legs[piece] = Leg(leg.start, leg.ends, leg.phase, leg.steps, True)
+    ctx.legs[piece] = Leg(leg.start, leg.ends, leg.phase, True)
 
 
 @rule("HF1201", "move-beyond-allowance", "error",

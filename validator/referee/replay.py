@@ -1,7 +1,7 @@
 """The replay loop: the game state step by step, and the moments the rules judge.
 
 State: the position, the turn, the phase (`PhaseTracker`), each unit's movement this phase (its
-start hex and the hexes its drags ended in), the units removed and arrived, the dice. Each step's
+start hex and the hexes its drags ended in), the units removed, the arrival lines used, the dice. Each step's
 events are applied in order; before each, the rules registered for that moment run. VASSAL's Undo
 restores the state before the step it undoes and withdraws that step's findings.
 """
@@ -28,7 +28,6 @@ class Leg:
     start: str
     ends: tuple[str, ...]
     phase: Optional[int]
-    steps: tuple[int, ...]
     reported: bool = False                    # a violation of this leg was reported already
 
 
@@ -76,7 +75,6 @@ class Replay:
     touched: set = field(default_factory=set)         # pieces moved or placed during the log
     entered: dict = field(default_factory=dict)       # piece -> step it last entered its hex
     removed: dict = field(default_factory=dict)       # piece -> (step, Counter, Where)
-    arrived: dict = field(default_factory=dict)       # piece -> step
     arrivals_used: dict = field(default_factory=dict) # (order index, arrival index, unit) -> count used
     dice: list = field(default_factory=list)          # (step, DieRoll, phase label)
     findings: list = field(default_factory=list)
@@ -215,7 +213,7 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
 def _snapshot(ctx: Replay) -> dict:
     return {"position": ctx.position, "turn": ctx.turn, "dice": list(ctx.dice), "tracker": copy.copy(ctx.tracker),
             "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
-            "arrived": dict(ctx.arrived), "arrivals_used": dict(ctx.arrivals_used),
+            "arrivals_used": dict(ctx.arrivals_used),
             "memo": copy.copy(ctx.memo)}
 
 
@@ -280,20 +278,20 @@ def _apply(ctx: Replay, step: Step, ev) -> None:
         if reading and reading[0] is not None:
             ctx.tracker.enter(reading[0], step.index)
         if reading and reading[1] == "move":
-            _extend_leg(ctx, step, ev, reading[0])
+            _extend_leg(ctx, ev, reading[0])
     _note_step(ctx, step)
     m = Moment("event", step, ev, reading, ctx.position)
     run_rules(ctx, m)
     _change_position(ctx, step, ev)
 
 
-def _extend_leg(ctx: Replay, step: Step, ev: Moved, phase: Optional[int]) -> None:
+def _extend_leg(ctx: Replay, ev: Moved, phase: Optional[int]) -> None:
     """The unit's movement this phase gains a drag (a new leg if it had not moved in this phase)."""
     leg = ctx.legs.get(ev.counter.piece)
     if leg is None or leg.phase != phase:
-        leg = Leg(ev.src.hex, (ev.dst.hex,), phase, (step.index,))
+        leg = Leg(ev.src.hex, (ev.dst.hex,), phase)
     else:
-        leg = Leg(leg.start, leg.ends + (ev.dst.hex,), phase, leg.steps + (step.index,), leg.reported)
+        leg = Leg(leg.start, leg.ends + (ev.dst.hex,), phase, leg.reported)
     ctx.legs[ev.counter.piece] = leg
 
 
@@ -311,14 +309,12 @@ def _change_position(ctx: Replay, step: Step, ev) -> None:
         ctx.touched.add(c.piece)
         ctx.entered[c.piece] = step.index
         if ev.src.hex is None and ev.dst.hex is not None:
-            ctx.arrived[c.piece] = step.index
             consume(ctx, c, ev.dst.hex)
     elif isinstance(ev, Placed):
         ctx.position = ctx.position.placed(ev.counter, ev.where)
         ctx.touched.add(ev.counter.piece)
         ctx.entered[ev.counter.piece] = step.index
         if ev.where.hex is not None:
-            ctx.arrived[ev.counter.piece] = step.index
             consume(ctx, ev.counter, ev.where.hex)
     elif isinstance(ev, Removed):
         ctx.removed[ev.counter.piece] = (step.index, ev.counter, ev.where)
