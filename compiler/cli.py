@@ -175,6 +175,22 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
 
 
 @main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--module", "module", type=click.Path(path_type=Path), default=None,
+              help="The .vmod the logs were played with (default build/<game>/<game>.vmod).")
+@click.option("--scenario", default=None, help="Scenario id (default: inferred from the start position).")
+@click.option("--as-printed", is_flag=True, help="Judge by the rules as printed, without errata.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="Only errors and warnings (text output).")
+def audit(path: Path, logs: tuple, module: Path | None, scenario: str | None, as_printed: bool, fmt: str,
+          quiet: bool) -> None:
+    """Audit VASSAL game logs (.vlog) or game records (.yaml) against a game's rules."""
+    from compiler.cli_audit import run_audit
+    sys.exit(run_audit(path, logs, module, scenario, as_printed, fmt, quiet))
+
+
+@main.command()
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option("--module", type=click.Path(path_type=Path), default=None,
               help="The .vmod the log was played with (for hex ids).")

@@ -5,6 +5,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compiler.vassal.vlog import LogReadError, read_log
 from validator.loader import load_game
@@ -270,7 +272,7 @@ def test_real_piece_definitions_reencode_to_vassal_bytes():
     O'Hara's apostrophe included."""
     from compiler.vassal.encoding import add_piece, parse_add_piece
     from compiler.vassal.traits import split_nested
-    from compiler.vassal.vlog import command_leaves, top_level_tokens
+    from compiler.vassal.logstream import command_leaves, top_level_tokens
     seen_quote = 0
     for name in ("ardennes2_fragment", "aachen_legal"):
         for tok in top_level_tokens(iter([saved_text(name)])):
@@ -297,6 +299,9 @@ def test_values_in_quotes_decode_as_vassal_wrote_them(tmp_path):
     rec = read_log(write_log(tmp_path / "q.vlog", text), LOGS / "aachen.vmod")
     [placed] = of(rec.steps[-1], Placed)
     assert (placed.counter.unit, placed.counter.side, placed.where.hex) == ("'47 Ford'", "'us", "0301")
+    # with the game, a unit id the tree does not have is reported (the real logs' pieces never are)
+    rec = read_log(tmp_path / "q.vlog", LOGS / "aachen.vmod", game_of("aachen_legal")[1])
+    assert rec.warnings == ("step 7: piece 9001 shows unit \"'47 Ford'\", which the game does not have",)
 
 
 def test_phase_level_of_a_built_module_is_decoded(tmp_path):
@@ -339,8 +344,8 @@ def test_commands_nested_too_deeply_are_a_located_error(tmp_path):
 
 
 def test_overlong_command_is_a_located_error(tmp_path, monkeypatch):
-    from compiler.vassal import vlog
-    monkeypatch.setattr(vlog, "MAX_TOKEN_CHARS", 100_000)
+    from compiler.vassal import logstream
+    monkeypatch.setattr(logstream, "MAX_TOKEN_CHARS", 100_000)
     text = saved_text("aachen_violations") + "\x1bLOG\tCHAT" + "x" * 3_000_000
     with pytest.raises(LogReadError) as e:
         read_log(write_log(tmp_path / "long.vlog", text), LOGS / "aachen.vmod")
@@ -386,3 +391,53 @@ def test_not_a_log_at_all(tmp_path):
     with pytest.raises(LogReadError) as e:
         read_log(tmp_path / "other.zip")
     assert "no 'savedGame' entry" in str(e.value)
+
+
+# -- the fast splitting is VASSAL's SequenceEncoder.Decoder -----------------------------------------
+
+def java_decoder(value: str, delim: str) -> list[str]:
+    """SequenceEncoder.Decoder.nextToken, transcribed loop for loop (VASSAL 3.7.9), as the oracle."""
+    out, start, stop, val = [], 0, len(value), value
+    while val is not None:
+        if start == stop:
+            out.append("")
+            break
+        buf, tok, i = [], None, start
+        while i < stop:
+            if value[i] == delim:
+                if i > 0 and value[i - 1] == "\\":
+                    buf.append(value[start:i - 1])
+                    start = i
+                else:
+                    if not "".join(buf):
+                        tok = value[start:i]
+                    else:
+                        buf.append(value[start:i])
+                    start = i + 1
+                    break
+            i += 1
+        if start < i:
+            if not "".join(buf):
+                tok = value[start:]
+            else:
+                buf.append(value[start:stop])
+            val = None
+        s = tok if tok is not None else "".join(buf)
+        out.append(s[1:-1] if len(s) > 1 and s[0] == "'" and s[-1] == "'" else s)
+    return out
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="ab\\;'\x1b\x00/", max_size=24), st.sampled_from([";", "\x1b", "/"]))
+def test_decode_is_vassals_decoder(value, delim):
+    from compiler.vassal.encoding import decode
+    assert decode(value, delim) == java_decoder(value, delim)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="ab\\'\x1b\x00", max_size=30), st.integers(1, 7))
+def test_streamed_top_level_split_is_vassals_decoder(value, chunk):
+    """However the stream is cut into chunks (a backslash at a chunk's end included)."""
+    from compiler.vassal.logstream import top_level_tokens
+    chunks = [value[i:i + chunk] for i in range(0, len(value), chunk)] or [""]
+    assert list(top_level_tokens(iter(chunks))) == java_decoder(value, "\x1b")

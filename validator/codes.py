@@ -7,7 +7,6 @@ referee's rules) or, for findings made while reading files, in this module's `RE
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from dataclasses import dataclass
 from typing import Literal
 
@@ -67,17 +66,16 @@ READ_CODES: tuple[Code, ...] = (
             "or remove the erratum if the data already carries the correction", "read"),
 )
 
-# Modules whose import declares codes through `@check` or `@rule`; optional ones may be absent.
+# Modules whose import declares codes through `@check`, `@rule` or `declare`.
 DECLARING_MODULES = ("validator.checks.errata", "validator.checks.hexes", "validator.checks.stacking",
-                     "validator.checks.tables", "validator.checks.turns", "validator.checks.units")
-OPTIONAL_DECLARING_PACKAGES = ("validator.referee",)
+                     "validator.checks.tables", "validator.checks.turns", "validator.checks.units",
+                     "validator.referee.arrivals", "validator.referee.coverage", "validator.referee.movement",
+                     "validator.referee.sequence", "validator.referee.stacking", "validator.referee.startpos",
+                     "validator.referee.combat", "validator.referee.dice")
 
 
 def all_codes() -> dict[str, Code]:
     """Every declared code, in code order: reading codes, tree checks, and the referee's rules."""
     for name in DECLARING_MODULES:
         importlib.import_module(name)
-    for name in OPTIONAL_DECLARING_PACKAGES:
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
     return dict(sorted(CODES.items()))

@@ -390,10 +390,12 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
                   tuple({**mx, "loc": _loc(mx)} for mx in r.get("mixing") or ()),
                   zoc.get("model"), cb.get("method"), cb.get("table"), _t(r.get("movement_classes")),
                   dict(r.get("other") or {}), _loc(r),
-                  stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st)),
+                  stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st),
+                                         st.get("penalty")),
                   mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
                   zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
-                              zoc.get("max_bonds_per_post"), _loc(zoc)),
+                              zoc.get("max_bonds_per_post"), _loc(zoc),
+                               zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),
                   combat=CombatRule(cb.get("method"), cb.get("table"), cb.get("rule"), _loc(cb)))
     gaps = tuple(Gap(x["id"], x["what"], x.get("rule"), x.get("severity", "warning"), x.get("note"), _loc(x))
                  for x in g.get("gaps") or ())

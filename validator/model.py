@@ -99,6 +99,7 @@ class StackingRule:
     counts: str                               # units | steps
     rule: Optional[str]
     loc: Loc = NOWHERE
+    penalty: Optional[str] = None             # a state an over-stack takes instead of being illegal (dg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,8 @@ class ZocRule:
     post_spacing: Optional[int] = None        # hexes between two posts a bond joins
     max_bonds_per_post: Optional[int] = None
     loc: Loc = NOWHERE
+    exerted_by: Optional[str] = None          # "unknown" when the tree does not say which units exert one
+    blocked_by: tuple[str, ...] = ()          # hexside features a ZOC does not extend across
 
 
 @dataclass(frozen=True, slots=True)

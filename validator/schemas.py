@@ -133,13 +133,14 @@ GAME = _obj(
     rules=_obj(
         # every parameter here is typed in validator.model (StackingRule, MixingRule, ZocRule, CombatRule):
         # anything else is rejected rather than read and dropped
-        stacking=_obj(limit=_intn, counts={"enum": ["units", "steps"]}),
+        stacking=_obj(limit=_intn, counts={"enum": ["units", "steps"]}, penalty=_sn),
         mixing={"type": "array", "items": _obj(
             ["kind"], kind={"enum": ["divisional-integrity", "nationalities-apart"]},
             nationalities=_strs, penalty=_sn, except_state=_sn, severity={"enum": ["error", "warning"]})},
         zoc=_obj(model={"enum": ["standard", "none", "bonds", None]},
                  post_min_steps={"type": "integer", "minimum": 1}, post_spacing={"type": "integer", "minimum": 1},
-                 max_bonds_per_post={"type": "integer", "minimum": 1}),
+                 max_bonds_per_post={"type": "integer", "minimum": 1},
+                 exerted_by={"enum": ["all", "unknown"]}, blocked_by=_strs),
         combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn),
         movement_classes=_strs,
         other={"type": "object", "properties": {"formation_radius": {"type": "integer", "minimum": 0,

@@ -51,6 +51,7 @@ def _splitter(delim: str) -> "re.Pattern[str]":
 
 
 _SPLITTERS: dict[str, "re.Pattern[str]"] = {}
+_MARK = "\x00"
 
 
 def decode(value: Optional[str], delim: str) -> list[str]:
@@ -61,13 +62,17 @@ def decode(value: Optional[str], delim: str) -> list[str]:
     loses one pair of them. Written with a C-level split because logs have many commands."""
     if value is None:
         return []
-    if delim not in value:
-        parts = [value]
+    esc = "\\" + delim
+    if esc not in value:
+        parts = value.split(delim)          # no escapes: every delimiter splits
+    elif _MARK not in value:
+        # each escaped delimiter becomes a mark no text holds, the rest splits, the mark is the delimiter
+        parts = [p.replace(_MARK, delim) for p in value.replace(esc, _MARK).split(delim)]
     else:
-        parts = _splitter(delim).split(value)
-        esc = "\\" + delim
-        parts = [p.replace(esc, delim) if esc in p else p for p in parts]
-    return [p[1:-1] if len(p) > 1 and p[0] == "'" and p[-1] == "'" else p for p in parts]
+        parts = [p.replace(esc, delim) for p in _splitter(delim).split(value)]
+    if "'" in value:
+        parts = [p[1:-1] if len(p) > 1 and p[0] == "'" and p[-1] == "'" else p for p in parts]
+    return parts
 
 
 # -- commands -------------------------------------------------------------------------------------

@@ -12,20 +12,16 @@ command kind has a handler (`_HANDLERS`) that updates the reader's view of the p
 appends record events. Pixels become hex ids with the module's own grid (`gridrule`) and the board
 layout the log restores; a point in a Zone or on a map without a hex grid becomes a box.
 
-Bounded: the savedGame is streamed (decompressed, de-obfuscated and split chunk by chunk), one
-top-level token is at most `MAX_TOKEN_CHARS`, command trees at most `MAX_DEPTH` deep. Player ids
-in `M/` and `PLAYER` commands are passwords: they are mapped to opaque labels and never kept.
+Bounded: the savedGame is streamed (`logstream`: decompressed, de-obfuscated and split chunk by
+chunk, each command and nesting depth bounded). Player ids in `M/` and `PLAYER` commands are
+passwords: they are mapped to opaque labels and never kept.
 """
 from __future__ import annotations
 
-import codecs
-import html
 import re
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 from lxml import etree
 
@@ -34,15 +30,11 @@ from validator.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, R
                               TurnChanged)
 
 from . import gridrule
-from .buildfile import turn_label
-from .encoding import ESC, OBFUSCATION_HEADER, decode
+from .encoding import decode
+from .logstream import commands, saved_game_tokens
 from .reader import Archive, Module, ReadError, parse_board_setup, parse_xml, read_module
 from .traits import decode_piece
 
-MAX_TOKEN_CHARS = 64 * 1024 * 1024        # one step (or the restore snapshot) at most this long
-MAX_DEPTH = 64                            # command nesting
-CHUNK_BYTES = 1 << 20
-LOG_PREFIX = "LOG\t"
 
 
 class LogReadError(ReadError):
@@ -52,134 +44,6 @@ class LogReadError(ReadError):
         self.file, self.message, self.step = file, message, step
         where = f"{file}: step {step}" if step is not None else file
         super().__init__(f"{where}: {message}")
-
-
-# -- bytes -> text, streamed -----------------------------------------------------------------------
-
-_NON_HEX = re.compile(rb"[^0-9a-fA-F]")
-
-
-def _entry_chunks(archive: Archive, name: str) -> Iterator[bytes]:
-    """The entry's bytes in chunks, never more than its declared size (a lying header is refused)."""
-    info = archive.infos.get(name)
-    if info is None:
-        raise ReadError(f"no {name!r} entry: not a VASSAL saved game or log")
-    left = info.file_size
-    try:
-        with archive.zip.open(info) as f:
-            while True:
-                chunk = f.read(min(CHUNK_BYTES, left + 1))
-                if not chunk:
-                    return
-                left -= len(chunk)
-                if left < 0:
-                    raise ReadError(f"entry {name!r} is larger than declared")
-                yield chunk
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
-        raise ReadError(f"entry {name!r} is damaged: {e}") from None
-
-
-def _deobfuscated(chunks: Iterator[bytes]) -> Iterator[bytes]:
-    """ObfuscatingOutputStream undone: `!VCSK`, key as 2 hex digits, then each byte XOR key as 2 hex
-    digits. Plain content (no header) passes through, as DeobfuscatingInputStream reads it."""
-    hdr = OBFUSCATION_HEADER.encode("ascii")
-    head = b""
-    for chunk in chunks:
-        head += chunk
-        if len(head) >= len(hdr) + 2:
-            break
-    if not head.startswith(hdr):
-        if head:
-            yield head
-        yield from chunks
-        return
-    key_hex = head[len(hdr):len(hdr) + 2]
-    if len(key_hex) < 2 or _NON_HEX.search(key_hex):
-        raise ReadError("corrupt savedGame obfuscation (no key after !VCSK)")
-    table = bytes(b ^ int(key_hex, 16) for b in range(256))
-    offset = len(hdr) + 2                  # offset in the entry of rest's first digit
-    rest = head[offset:]
-    for chunk in (c for cs in ((b"",), chunks) for c in cs):
-        rest += chunk
-        even = len(rest) - len(rest) % 2
-        if even:
-            yield _unhex(rest[:even], offset, table)
-            offset += even
-            rest = rest[even:]
-    if rest:
-        _unhex(rest, offset, table)         # a non-hex lone digit is reported as such
-        raise ReadError(f"corrupt savedGame obfuscation (odd number of hex digits: a lone digit at offset {offset})")
-
-
-def _unhex(data: bytes, at: int, table: bytes) -> bytes:
-    bad = _NON_HEX.search(data)
-    if bad:
-        raise ReadError(f"corrupt savedGame obfuscation (non-hex digit at offset {at + bad.start()})")
-    return bytes.fromhex(data.decode("ascii")).translate(table)
-
-
-def _text(chunks: Iterator[bytes]) -> Iterator[str]:
-    dec = codecs.getincrementaldecoder("utf-8")("strict")
-    try:
-        for c in chunks:
-            s = dec.decode(c)
-            if s:
-                yield s
-        s = dec.decode(b"", final=True)
-    except UnicodeDecodeError as e:
-        raise ReadError(f"savedGame is not UTF-8 text: {e.reason}") from None
-    if s:
-        yield s
-
-
-_TOP_ESC = re.compile(r"(?<!\\)\x1b")
-
-
-def top_level_tokens(chunks: Iterator[str]) -> Iterator[str]:
-    """The stream split on unescaped ESC, each token unescaped one level (SequenceEncoder.Decoder)."""
-    parts: list[str] = []
-    size = 0
-    prev = ""                               # last character of the previous chunk
-    for chunk in chunks:
-        start = 0
-        for m in _TOP_ESC.finditer(chunk):
-            i = m.start()
-            if i == 0 and prev == "\\":
-                continue                   # escaped across the chunk boundary
-            if size + i - start > MAX_TOKEN_CHARS:
-                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
-            parts.append(chunk[start:i])
-            yield _unescape("".join(parts))
-            parts, size, start = [], 0, i + 1
-        if start < len(chunk):
-            parts.append(chunk[start:])
-            size += len(chunk) - start
-            if size > MAX_TOKEN_CHARS:
-                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
-        prev = chunk[-1]
-    yield _unescape("".join(parts))
-
-
-def _unescape(tok: str) -> str:
-    if "\\\x1b" in tok:
-        tok = tok.replace("\\\x1b", ESC)
-    if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'":
-        tok = tok[1:-1]
-    return tok
-
-
-def command_leaves(token: str, depth: int = 0) -> Iterator[str]:
-    """GameModule.decode's leaves in order: a token that decodes to itself is one command; otherwise
-    every token it splits into (the first too) is decoded again."""
-    if depth > MAX_DEPTH:
-        raise ReadError(f"commands nested more than {MAX_DEPTH} deep")
-    toks = decode(token, ESC)
-    if len(toks) == 1 and toks[0] == token:
-        if token:
-            yield token
-        return
-    for t in toks:
-        yield from command_leaves(t, depth + 1)
 
 
 # -- where a pixel is ------------------------------------------------------------------------------
@@ -231,7 +95,7 @@ class Geometry:
 
 # -- the reader's view of pieces --------------------------------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class _Piece:
     id: str
     type: str
@@ -242,7 +106,7 @@ class _Piece:
     stack: Optional[str] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Stack:
     id: str
     map: Optional[str]
@@ -277,6 +141,14 @@ def _counter(pid: str, traits: list[dict]) -> Counter:
     return Counter(pid, unit or traits[-1]["name"] or pid, marks.get("Side") or None, _state_names(traits), kind)
 
 
+def _check_unit(r: _Reader, c: Counter, traits: list[dict]) -> None:
+    """Warn about a piece the tree does not know: no UnitId/MarkerId, or an id the game lacks."""
+    if not any(t["kind"] == "mark" and ("UnitId" in t["values"] or "MarkerId" in t["values"]) for t in traits):
+        r.warn(f"piece {c.piece} ({traits[-1]['name']!r}) has no UnitId or MarkerId: its unit is its name")
+    elif r.game is not None and c.unit not in r.known_units():
+        r.warn(f"piece {c.piece} shows {c.kind} {c.unit!r}, which the game does not have")
+
+
 # -- reading state ------------------------------------------------------------------------------------
 
 @dataclass
@@ -298,6 +170,14 @@ class _Reader:
     undo: bool = False
     mover: Optional[str] = None
     rolls: dict[str, int] = field(default_factory=dict)          # dice name -> index in events
+    dice: dict[str, tuple[int, int]] = field(default_factory=dict)  # dice name -> (count, sides)
+    _units: Optional[set[str]] = None
+
+    def known_units(self) -> set[str]:
+        if self._units is None:
+            self._units = ({u.id for u in getattr(self.game, "units", ())}
+                           | {m.id for m in getattr(self.game, "markers", ())})
+        return self._units
 
     def warn(self, msg: str) -> None:
         if len(self.warnings) < 1000:
@@ -340,16 +220,7 @@ def _add_piece(r: _Reader, cmd: str) -> None:
         r.warn("an AddPiece command without a piece id is skipped")
         return
     if typ == "stack":
-        st = decode(state, ";")
-        ids = [t for t in st[3:] if t and not t.startswith("@@")]
-        s = _Stack(pid, st[0] or None, _int(st[1]) if len(st) > 1 else 0, _int(st[2]) if len(st) > 2 else 0, [])
-        r.stacks[pid] = s
-        for i in ids:
-            r.detach(i)
-            p = r.pieces.get(i)
-            if p is not None:
-                p.stack = pid
-                s.ids.append(i)
+        _add_stack(r, pid, state)
         return
     try:
         traits = decode_piece(typ, state, strict=False)
@@ -358,10 +229,30 @@ def _add_piece(r: _Reader, cmd: str) -> None:
         return
     b = traits[-1]
     p = _Piece(pid, typ, _counter(pid, traits), None if b["map"] in ("", "null") else b["map"], b["x"], b["y"])
+    _check_unit(r, p.counter, traits)
     r.detach(pid)
     r.pieces[pid] = p
     if r.step is not None:
         r.events.append(Placed(p.counter, r.where_of(p)))
+
+
+def _add_stack(r: _Reader, pid: str, state: str) -> None:
+    """Stack state: map;x;y;id...;@@layer. Its pieces leave whatever stack they were in."""
+    st = decode(state, ";")
+    try:
+        x, y = int(st[1]), int(st[2])
+    except (ValueError, IndexError):
+        r.warn(f"stack {pid} without a position is skipped")
+        return
+    s = r.stacks[pid] = _Stack(pid, st[0] or None, x, y, [])
+    pieces = r.pieces
+    for i in st[3:]:
+        p = pieces.get(i)
+        if p is not None:
+            if p.stack is not None:
+                r.detach(i)
+            p.stack = pid
+            s.ids.append(i)
 
 
 def _remove_piece(r: _Reader, cmd: str) -> None:
@@ -404,44 +295,61 @@ def _change_piece(r: _Reader, cmd: str) -> None:
 
 
 def _move_piece(r: _Reader, cmd: str) -> None:
+    """MovePiece: id/newMap/newX/newY/newUnderId/oldMap/oldX/oldY/oldUnderId/playerId. A Stack's id
+    moves every piece in it; `newUnderId` is the piece it was dropped onto (it joins that stack)."""
     t = decode(cmd[2:], "/")
     if len(t) < 9:
         r.warn("a MovePiece command with fewer than 9 fields is skipped")
         return
-    pid, new_map, nx, ny, under = t[0], t[1], _int(t[2]), _int(t[3]), t[4]
-    old_map, ox, oy = t[5], _int(t[6]), _int(t[7])
+    try:
+        nx, ny, ox, oy = int(t[2]), int(t[3]), int(t[6]), int(t[7])
+    except ValueError:
+        r.warn("a MovePiece command with a non-numeric position is skipped")
+        return
     if len(t) > 9 and t[9]:
         mover = r.label(t[9])              # the password itself goes no further
         r.mover = r.mover or mover
-    new_map = None if new_map == "null" else new_map
-    old_map = None if old_map == "null" else old_map
-    under = None if under in ("null", "") else under
-    src, dst = r.geometry.where(old_map, ox, oy), r.geometry.where(new_map, nx, ny)
+    pid, new_map, under = t[0], t[1] if t[1] != "null" else None, t[4] if t[4] not in ("null", "") else None
+    where = r.geometry.where
+    src, dst = where(t[5] if t[5] != "null" else None, ox, oy), where(new_map, nx, ny)
     if pid in r.stacks:
-        s = r.stacks[pid]
-        s.map, s.x, s.y = new_map, nx, ny
-        moving = [r.pieces[i] for i in s.ids if i in r.pieces]
-        if under is not None and under in r.pieces and r.pieces[under].stack not in (None, pid):
-            target = r.stacks.get(r.pieces[under].stack)
-            del r.stacks[pid]
-            for p in moving:
-                p.stack = target.id if target else None
-                if target:
-                    target.ids.append(p.id)
+        moving = _move_stack(r, r.stacks[pid], new_map, nx, ny, under)
     else:
         p = r.pieces.get(pid)
         if p is None:
             r.warn(f"MovePiece of unknown piece {pid}")
             return
-        r.detach(pid)
-        if under is not None and under in r.pieces and r.pieces[under].stack in r.stacks:
-            s = r.stacks[r.pieces[under].stack]
-            s.ids.insert(s.ids.index(under) + 1 if under in s.ids else len(s.ids), pid)
-            p.stack = s.id
-        moving = [p]
+        if p.stack is not None:
+            r.detach(pid)
+        if under is not None:
+            _join_stack_of(r, p, under)
+        moving = (p,)
     for p in moving:
         p.map, p.x, p.y = new_map, nx, ny
         r.events.append(Moved(p.counter, src, dst, under))
+
+
+def _join_stack_of(r: _Reader, p: _Piece, under: str) -> None:
+    """A piece dropped onto `under` goes right above it in under's stack."""
+    u = r.pieces.get(under)
+    s = r.stacks.get(u.stack) if u is not None and u.stack is not None else None
+    if s is not None:
+        s.ids.insert(s.ids.index(under) + 1 if under in s.ids else len(s.ids), p.id)
+        p.stack = s.id
+
+
+def _move_stack(r: _Reader, s: _Stack, new_map: Optional[str], x: int, y: int, under: Optional[str]) -> list[_Piece]:
+    """The pieces of a moved Stack; dropped onto another stack, they join it and this one goes."""
+    s.map, s.x, s.y = new_map, x, y
+    moving = [r.pieces[i] for i in s.ids if i in r.pieces]
+    u = r.pieces.get(under) if under is not None else None
+    if u is not None and u.stack not in (None, s.id) and u.stack in r.stacks:
+        target = r.stacks[u.stack]
+        del r.stacks[s.id]
+        for p in moving:
+            p.stack = target.id
+            target.ids.append(p.id)
+    return moving
 
 
 _DICE_REPORT = re.compile(r"^\*+ ?(?P<name>\S.*?) = (?P<result>-?\d+(?:\s*,\s*-?\d+)*) \*+ <(?P<player>[^>]*)>\s*$")
@@ -450,18 +358,31 @@ _DICE_NAME = re.compile(r"^(\d+)d(\d+)$")
 
 
 def _dice_shape(r: _Reader, name: str) -> tuple[int, int]:
-    for d in getattr(r.game, "dice", ()) or ():
-        if d.name == name:
-            return d.count, d.sides
-    m = _DICE_NAME.match(name)
-    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    """(count, sides) of a dice button: the tree's dice of that name, else read from "NdS"."""
+    shape = r.dice.get(name)
+    if shape is None:
+        shape = next(((d.count, d.sides) for d in getattr(r.game, "dice", ()) or () if d.name == name), None)
+        if shape is None:
+            m = _DICE_NAME.match(name)
+            shape = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        r.dice[name] = shape
+    return shape
 
 
 def _roll(r: _Reader, name: str, faces: tuple[int, ...], total: Optional[int]) -> None:
+    """One DieRoll per button press and step: the chat report makes it, the button's properties
+    (`<name>_result`, `_total`) confirm or refine it."""
+    at = r.rolls.get(name)
+    if at is not None:
+        prev = r.events[at]
+        if prev.faces == faces and (total is None or prev.total == total):
+            return
+        if total is None and prev.faces == faces:
+            total = prev.total
     n, sides = _dice_shape(r, name)
     ev = DieRoll(name, faces, sum(faces) if total is None else total, n, sides)
-    if name in r.rolls:
-        r.events[r.rolls[name]] = ev        # the property change refines the chat report
+    if at is not None:
+        r.events[at] = ev
     else:
         r.rolls[name] = len(r.events)
         r.events.append(ev)
@@ -475,37 +396,40 @@ def _faces(text: str) -> Optional[tuple[int, ...]]:
 
 
 def _chat(r: _Reader, cmd: str) -> None:
-    text = html.unescape(cmd[4:])
-    m = _DICE_REPORT.match(text)
-    if m:
-        faces = _faces(m.group("result"))
-        if faces is not None:
-            _roll(r, m.group("name"), faces, None)
-            return
+    if cmd.startswith("CHAT*"):
+        # VASSAL's own reports ("* ... moves ... *", turn changes, undo) say what the commands say;
+        # only a dice report ("*** 2d6 = 6,1 *** <name>") is read
+        if " = " in cmd:
+            m = _DICE_REPORT.match(_unescape_html(cmd[4:]))
+            faces = _faces(m.group("result")) if m else None
+            if faces is not None:
+                _roll(r, m.group("name"), faces, None)
+        return
+    text = _unescape_html(cmd[4:])
     m = _PLAYER_CHAT.match(text)
-    if m:
-        r.events.append(Chat(m.group("text"), m.group("player") or None))
-    elif not text.startswith("*"):
-        r.events.append(Chat(text))
-    # "* ... *" lines are VASSAL's own reports (moves, turn changes, undo): the commands say it all
+    r.events.append(Chat(m.group("text"), m.group("player") or None) if m else Chat(text))
+
+
+def _unescape_html(text: str) -> str:
+    if "&" not in text:
+        return text
+    import html                                # only chat lines with entities need it
+    return html.unescape(text)
 
 
 def _mutable_property(r: _Reader, cmd: str) -> None:
+    """ChangePropertyCommand: MutableProperty TAB key TAB old TAB new TAB container."""
     t = decode(cmd[len("MutableProperty\t"):], "\t")
     if len(t) < 3:
         return
     key, value = t[0], t[2]
-    for suffix in ("_result", "_total"):
-        if key.endswith(suffix):
-            name = key[:-len(suffix)]
-            if suffix == "_result":
-                faces = _faces(value)
-                if faces is not None:
-                    prev = r.events[r.rolls[name]] if name in r.rolls else None
-                    _roll(r, name, faces, prev.total if isinstance(prev, DieRoll) and prev.faces == faces else None)
-            elif name in r.rolls and value.lstrip("-").isdigit():
-                prev = r.events[r.rolls[name]]
-                _roll(r, name, prev.faces, int(value))
+    if key.endswith("_result"):
+        faces = _faces(value)
+        if faces is not None:
+            _roll(r, key[:-len("_result")], faces, None)
+    elif key.endswith("_total") and key[:-len("_total")] in r.rolls and value.lstrip("-").isdigit():
+        name = key[:-len("_total")]
+        _roll(r, name, r.events[r.rolls[name]].faces, int(value))
 
 
 def _turn(r: _Reader, cmd: str) -> None:
@@ -550,9 +474,11 @@ def _at(items: list[str], i: int) -> Optional[str]:
 def _tree_turn(game, label: Optional[str], index: int) -> Optional[str]:
     """The tree's turn id: the turn whose module label is `label`, else the turn at that position."""
     turns = getattr(game, "turns", ()) or ()
-    for t in turns:
-        if label is not None and turn_label(t) == label:
-            return t.id
+    if turns and label is not None:
+        from .buildfile import turn_label        # the module's label for a turn (imports the renderer)
+        for t in turns:
+            if turn_label(t) == label:
+                return t.id
     if 0 <= index < len(turns):
         return turns[index].id
     return label if label is not None else str(index + 1)
@@ -592,28 +518,23 @@ def _board_picker(r: _Reader, cmd: str) -> None:
     r.geometry.set_layout(head[:-len("BoardPicker")], layout)
 
 
-def _skip(r: _Reader, cmd: str) -> None:
-    pass
-
-
-_HANDLERS: tuple[tuple[str, Callable[[_Reader, str], None]], ...] = (
-    ("M/", _move_piece), ("+/", _add_piece), ("-/", _remove_piece), ("D/", _change_piece),
-    ("CHAT", _chat), ("MutableProperty\t", _mutable_property), ("TURN", _turn),
-    ("PLAYER\t", _player), ("PYREMOVE\t", _skip), ("UNDO\t", _undo), ("null", _skip),
-    ("begin_save", _skip), ("end_save", _skip),
-)
+_HANDLERS: dict[str, tuple[str, Callable[[_Reader, str], None]]] = {
+    # first two characters -> (the full prefix, handler): one dict look-up per command
+    "M/": ("M/", _move_piece), "+/": ("+/", _add_piece), "-/": ("-/", _remove_piece),
+    "D/": ("D/", _change_piece), "CH": ("CHAT", _chat), "Mu": ("MutableProperty\t", _mutable_property),
+    "TU": ("TURN", _turn), "PL": ("PLAYER\t", _player), "UN": ("UNDO\t", _undo),
+}
 _BOARD_PICKER = re.compile(r"^[^\t]*BoardPicker\t")
 
 
-def _dispatch(r: _Reader, cmd: str) -> None:
-    if cmd.startswith(LOG_PREFIX):
-        cmd = cmd[len(LOG_PREFIX):]
-    for prefix, handler in _HANDLERS:
-        if cmd.startswith(prefix):
-            handler(r, cmd)
-            return
-    if _BOARD_PICKER.match(cmd):
-        _board_picker(r, cmd)
+def _run(r: _Reader, cmds: list[str]) -> None:
+    handlers = _HANDLERS
+    for cmd in cmds:
+        h = handlers.get(cmd[:2])
+        if h is not None and cmd.startswith(h[0]):
+            h[1](r, cmd)
+        elif _BOARD_PICKER.match(cmd):
+            _board_picker(r, cmd)
 
 
 # -- the record ---------------------------------------------------------------------------------------
@@ -707,27 +628,28 @@ def read_log(path, module=None, game=None) -> GameRecord:
 
 
 def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
-    tokens = top_level_tokens(_text(_deobfuscated(_entry_chunks(archive, "savedGame"))))
-    first = next(tokens, None)
-    if first != "begin_save":
-        raise ReadError("savedGame does not start with begin_save: not a VASSAL saved game or log")
+    tokens = saved_game_tokens(archive)
     for tok in tokens:
         if tok == "end_save":
             break
-        for leaf in command_leaves(tok):
-            _dispatch(r, leaf)
-    else:
-        raise ReadError("the restore snapshot has no end_save (truncated)")
+        _run(r, commands(tok))
     r.turn_start = r.turn
     start = Position.of((p.counter, r.where_of(p)) for p in _stacking_order(r))
     steps: list[Step] = []
+    handlers = _HANDLERS
     for tok in tokens:
         if not tok:
             continue                       # an empty token (NullCommand) is not a step VASSAL replays
         n = len(steps) + 1
-        r.step, r.events, r.undo, r.mover, r.rolls = n, [], False, None, {}
-        for leaf in command_leaves(tok):
-            _dispatch(r, leaf)
+        r.step, r.events, r.undo, r.mover = n, [], False, None
+        if r.rolls:
+            r.rolls = {}
+        for cmd in commands(tok):                # _run, inlined: this loop runs once per command
+            h = handlers.get(cmd[:2])
+            if h is not None and cmd.startswith(h[0]):
+                h[1](r, cmd)
+            elif _BOARD_PICKER.match(cmd):
+                _board_picker(r, cmd)
         steps.append(Step(n, tuple(r.events), r.undo, r.mover))
     return start, steps
 

@@ -1,0 +1,68 @@
+"""The referee: replays a game record from its scenario and reports each rule violation.
+
+Its first law: accuse no one falsely. A finding is an error only where no legal reading of the log
+exists under what the tree knows; where the tree does not print what a judgement needs (terrain,
+which units exert a ZOC, ...), the cheapest reading for the player is taken and the step is reported
+as partly verified (a note with its reason).
+
+Rules are small named functions registered by `@rule(code, name, severity, help, on=...)`, each
+declared once in `validator.codes` (kind "audit") and found by its code (`grep -rn HF1201
+validator/referee`). Every rule has one signature, `(ctx, moment) -> Iterable[Finding]`, and says
+which moments of the replay it judges: "start", "event", "phase-end", "end". Rules read the game's
+data only; no game is named here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..codes import declare
+
+MOMENTS = ("start", "event", "phase-end", "end")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What a rule found; the replay adds the step, turn, phase and side it was found at."""
+    message: str
+    hexes: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+    severity: Optional[str] = None            # overrides the rule's default (a note where unsure)
+    help: Optional[str] = None
+    rule: Optional[str] = None                # the rule number from the tree's data
+    step: Optional[int] = None                # overrides the moment's step
+    side: Optional[str] = None
+    code: Optional[str] = None                # a code the combat judge declared, for its verdicts
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    severity: str
+    help: str
+    on: str
+    func: Callable
+
+
+REGISTRY: dict[str, Rule] = {}
+
+
+def rule(code: str, name: str, severity: str, help: str, on: str = "event"):
+    if on not in MOMENTS:
+        raise ValueError(f"{code}: moment {on!r} is not one of {MOMENTS}")
+
+    def register(func):
+        declare(code, name, severity, help, "audit")
+        REGISTRY[code] = Rule(code, name, severity, help, on, func)
+        return func
+    return register
+
+
+def all_rules() -> dict[str, Rule]:
+    from . import arrivals, coverage, movement, sequence, stacking, startpos  # noqa: F401  (registration)
+    return dict(sorted(REGISTRY.items()))
+
+
+def rules_on(moment: str) -> list[Rule]:
+    return [r for r in all_rules().values() if r.on == moment]

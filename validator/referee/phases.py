@@ -1,0 +1,166 @@
+"""Which phase of the sequence of play the game is in, read from the order of events.
+
+VASSAL logs name the turn, rarely the phase. The tracker keeps every phase the game can be in after
+each event (with whether a die was rolled in it), advancing only as far as an event forces: a move
+by a side's unit must fall in a phase where that side moves that unit's movement class (the
+sequence's `moves` data), or, after a die roll, in a combat phase (a retreat or an advance). The
+earliest phase still possible is the one reported, marked "inferred". A chat line that names a
+side and a phase ("US movement phase, GT 1") announces the phase: it then holds until the next
+announcement or turn change, and the report says so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from ..model import Game, Phase
+
+_STOP = {"phase", "the", "and", "of", "a", "turn", "player", "segment"}
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.lower())
+
+
+@dataclass
+class PhaseTracker:
+    """The earliest phase the game can be in. Rolls are allowed in any phase; one made after the last
+    event that fixed the phase (`pending_roll`) may belong to any later phase as well."""
+    game: Game
+    index: Optional[int] = None                    # the earliest possible phase (None: no sequence)
+    rolled_here: bool = False                      # a die was rolled in that phase
+    pending_roll: bool = False                     # ... after the last event that fixed the phase
+    announced_at: Optional[int] = None             # step of the chat that announced the phase
+    recorded_at: Optional[int] = None              # step whose turn marker named the phase (the module's)
+    forced_at: Optional[int] = None                # step of the event that forced the phase
+
+    def __post_init__(self) -> None:
+        self.reset()
+
+    # -- reading --
+    @property
+    def phases(self) -> tuple[Phase, ...]:
+        return self.game.phases
+
+    def knows_moves(self) -> bool:
+        """The sequence says which phases units move in (else sequence rules cannot judge)."""
+        return any(p.moves for p in self.phases)
+
+    def current(self) -> Optional[int]:
+        return self.index
+
+    def phase(self) -> Optional[Phase]:
+        return self.phases[self.index] if self.index is not None else None
+
+    def label(self) -> Optional[str]:
+        p = self.phase()
+        if p is None:
+            return None
+        how = (f"recorded at step {self.recorded_at}" if self.recorded_at else
+               f"announced at step {self.announced_at}" if self.announced_at else "inferred")
+        return f"{self.name(self.index)}, {how}"
+
+    def name(self, i: int) -> str:
+        p = self.phases[i]
+        side = self.game.side(p.side) if p.side else None
+        return p.name if side is None or side.name.lower() in p.name.lower() else f"{side.name} {p.name}"
+
+    def may_move(self, i: int, side: Optional[str], cls: Optional[str]) -> bool:
+        p = self.phases[i]
+        if p.moves is None or (side is not None and p.side not in (None, side)):
+            return False
+        return "all" in p.moves or cls is None or cls in p.moves
+
+    def _rolled(self, i: int) -> bool:
+        return self.rolled_here if i == self.index else self.pending_roll
+
+    def reading(self, side: Optional[str], cls: Optional[str]) -> Optional[tuple[int, str]]:
+        """The earliest phase a move by this side/class can fall in from here, and as what
+        ("move", or "combat": a retreat or advance after a roll), or None if none is left this turn."""
+        if self.index is None:
+            return None
+        last = self.index + 1 if self.announced_at is not None else len(self.phases)
+        for i in range(self.index, last):
+            if self.may_move(i, side, cls):
+                return i, "move"
+            if self.phases[i].combat and self._rolled(i):
+                return i, "combat"
+        if self.announced_at is not None and self.pending_roll:
+            # a roll after the announcement may open a combat phase the players did not announce
+            for i in range(self.index + 1, len(self.phases)):
+                if self.phases[i].combat:
+                    return i, "combat"
+        return None
+
+    def earlier_phase_for(self, side: Optional[str], cls: Optional[str]) -> Optional[int]:
+        """A phase before the current one in which this side/class could have moved (it has passed)."""
+        for i in range(self.index or 0):
+            if self.may_move(i, side, cls):
+                return i
+        return None
+
+    def later_phase_for(self, i: int, side: Optional[str], cls: Optional[str]) -> bool:
+        return any(self.may_move(j, side, cls) for j in range(i + 1, len(self.phases)))
+
+    def match_announcement(self, text: str) -> Optional[int]:
+        """The phase a chat line names: its side (by side or nationality name) and the phase's words."""
+        words = set(_words(text))
+        best: Optional[tuple[int, int]] = None
+        for i, p in enumerate(self.phases):
+            side_words = self._side_words(p.side)
+            if p.side and not words & side_words:
+                continue
+            key = [w for w in _words(p.name) if w not in _STOP and w not in side_words]
+            if not key or key[0] not in words:
+                continue
+            if not p.side and not all(w in words for w in key):
+                continue
+            score = sum(1 for w in key if w in words) * 10 - len(key)
+            if best is None or score > best[0]:
+                best = (score, i)
+        return best[1] if best else None
+
+    def _side_words(self, side_id: Optional[str]) -> set[str]:
+        s = self.game.side(side_id) if side_id else None
+        if s is None:
+            return set()
+        out = set(_words(s.id)) | set(_words(s.name))
+        for n in s.nationalities:
+            out |= set(_words(n.name)) | set(_words(n.id))
+        return out
+
+    # -- changing --
+    def reset(self, phase_id: Optional[str] = None, step: Optional[int] = None) -> None:
+        """A new turn begins, or the turn marker names a phase (`step`: where the log recorded it; the
+        phase then holds as an announced one does)."""
+        self.index = None
+        known = next((i for i, p in enumerate(self.phases) if p.id == phase_id), None)
+        if self.phases:
+            self.index = known if known is not None else 0
+        self.rolled_here = self.pending_roll = False
+        self.announced_at = self.forced_at = self.recorded_at = None
+        if known is not None and step is not None:
+            self.announced_at = self.recorded_at = step
+
+    def enter(self, i: int, step: int) -> None:
+        """An event falls in phase i (the current one or a later one); past an announced phase, the
+        phase is inferred again."""
+        if i > self.index:
+            self.rolled_here = self.pending_roll
+            self.index, self.forced_at, self.announced_at, self.recorded_at = i, step, None, None
+        self.pending_roll = False
+
+    def rolled(self) -> None:
+        self.rolled_here = self.pending_roll = True
+
+    def announce(self, i: int, step: int) -> bool:
+        """Pin phase i; False if it lies before what the events already forced."""
+        if self.index is None or i < self.index:
+            return False
+        if i > self.index:
+            self.index, self.forced_at = i, step
+            self.rolled_here = False
+        self.pending_roll = False
+        self.announced_at, self.recorded_at = step, None
+        return True

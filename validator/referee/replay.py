@@ -1,0 +1,327 @@
+"""The replay loop: the game state step by step, and the moments the rules judge.
+
+State: the position, the turn, the phase (`PhaseTracker`), each unit's movement this phase (its
+start hex and the hexes its drags ended in), the units removed, the arrival lines used, the dice. Each step's
+events are applied in order; before each, the rules registered for that moment run. VASSAL's Undo
+restores the state before the step it undoes and withdraws that step's findings.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from ..codes import CODES
+from ..model import Game, Scenario, Unit
+from ..position import Counter, Position
+from ..record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
+from . import Finding, rules_on
+from .arrivals import consume
+from .costs import ClassCosts, costs_by_class
+from .phases import PhaseTracker
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One unit's movement in one phase: where it stood when the phase's first drag began, and
+    the hexes each drag ended in (a unit is known to have stood there)."""
+    start: str
+    ends: tuple[str, ...]
+    phase: Optional[int]
+    reported: bool = False                    # a violation of this leg was reported already
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    kind: str                                 # start | event | phase-end | end
+    step: Optional[Step] = None
+    event: object = None
+    reading: Optional[tuple[int, str]] = None  # the phase a move falls in, and as "move" or "combat"
+    before: Optional[Position] = None
+
+
+@dataclass(frozen=True, slots=True)
+class AuditFinding:
+    code: str
+    severity: str
+    message: str
+    help: str
+    rule: Optional[str]
+    step: Optional[int]
+    turn: Optional[str]
+    phase: Optional[str]                      # phase id
+    phase_label: Optional[str]                # "US Movement Phase, inferred"
+    side: Optional[str]
+    hexes: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+
+    def as_json(self) -> dict:
+        return {"code": self.code, "severity": self.severity, "message": self.message, "help": self.help,
+                "rule": self.rule, "step": self.step, "turn": self.turn, "phase": self.phase,
+                "side": self.side, "hexes": list(self.hexes), "units": list(self.units)}
+
+
+@dataclass
+class Replay:
+    """The context every rule receives: the game, the record and the state of the replay."""
+    game: Game
+    record: GameRecord
+    scenario: Optional[Scenario]
+    position: Position
+    turn: Optional[str]
+    tracker: PhaseTracker
+    costs: dict
+    legs: dict = field(default_factory=dict)          # piece -> Leg (this phase)
+    touched: set = field(default_factory=set)         # pieces moved or placed during the log
+    entered: dict = field(default_factory=dict)       # piece -> step it last entered its hex
+    removed: dict = field(default_factory=dict)       # piece -> (step, Counter, Where)
+    arrivals_used: dict = field(default_factory=dict) # (order index, arrival index, unit) -> count used
+    dice: list = field(default_factory=list)          # (step, DieRoll, phase label)
+    findings: list = field(default_factory=list)
+    coverage: dict = field(default_factory=dict)      # step -> {"partly": [...], "not": [...]}
+    memo: dict = field(default_factory=dict)
+    at_step: dict = field(default_factory=dict)       # step -> (turn, phase id, phase label, phasing side)
+
+    # -- look-ups rules share --
+    @property
+    def grid(self):
+        return self.game.grid
+
+    def unit(self, c: Counter) -> Optional[Unit]:
+        return self.game.unit(c.unit)
+
+    def side_of(self, c: Counter) -> Optional[str]:
+        u = self.unit(c)
+        return c.side or (u.side if u else None)
+
+    def class_of(self, c: Counter) -> Optional[str]:
+        u = self.unit(c)
+        return u.movement_class if u else None
+
+    def class_costs(self, c: Counter) -> ClassCosts:
+        cls = self.class_of(c)
+        return self.costs.get(cls) or self.costs[None]
+
+    def allowance(self, c: Counter) -> Optional[int]:
+        """The unit's movement factor in its current state (the reduced side's where it is reduced)."""
+        u = self.unit(c)
+        if u is None:
+            return None
+        f = u.reduced if ("reduced" in c.state and u.reduced) else u.factors
+        return f.get("movement") if f else None
+
+    def label(self, c: Counter) -> str:
+        u = self.unit(c)
+        return u.name if u else c.unit
+
+    def enemies(self, side: Optional[str], exclude: str = "") -> dict[str, tuple[Counter, ...]]:
+        """Hexes held by units of another side than `side`."""
+        out: dict[str, list[Counter]] = {}
+        for c, w in self.position.units():
+            s = self.side_of(c)
+            if w.hex and c.piece != exclude and s is not None and side is not None and s != side:
+                out.setdefault(w.hex, []).append(c)
+        return {h: tuple(cs) for h, cs in out.items()}
+
+    def phase_id(self) -> Optional[str]:
+        p = self.tracker.phase()
+        return p.id if p else None
+
+    def phase_side(self) -> Optional[str]:
+        p = self.tracker.phase()
+        return p.side if p else None
+
+    def partly(self, step: Optional[int], reason: str) -> None:
+        if step is not None:
+            self.coverage.setdefault(step, {"partly": [], "not": []})["partly"].append(reason)
+
+    def unverified(self, step: Optional[int], reason: str, noted: bool = False) -> None:
+        """The step could not be judged; `noted`: a finding of its own says so already (no HF1902 too)."""
+        if step is not None:
+            cov = self.coverage.setdefault(step, {"partly": [], "not": []})
+            cov["not"].append(reason)
+            if noted:
+                cov.setdefault("noted", []).append(reason)
+
+    def steps_after(self, step: Step) -> Iterable[Step]:
+        """The record's steps after one step, up to the next turn change."""
+        seen = False
+        for s in self.record.steps:
+            if seen:
+                if any(isinstance(e, TurnChanged) for e in s.events):
+                    return
+                yield s
+            elif s is step:
+                seen = True
+
+
+def run_rules(ctx: Replay, m: Moment) -> None:
+    step_no = m.step.index if m.step else None
+    for r in rules_on(m.kind):
+        for f in r.func(ctx, m) or ():
+            _record(ctx, r, f, step_no)
+
+
+def _record(ctx: Replay, r, f: Finding, step_no: Optional[int]) -> None:
+    declared = CODES.get(f.code) if f.code else None      # a verdict under another declared code
+    step = f.step if f.step is not None else step_no
+    if step is None:                                       # the start position: before any phase
+        turn, phase, label, side = ctx.record.start_turn or ctx.turn, None, None, None
+    else:
+        turn, phase, label, side = ctx.at_step.get(step) or (ctx.turn, ctx.phase_id(), ctx.tracker.label(),
+                                                             ctx.phase_side())
+    ctx.findings.append(AuditFinding(
+        f.code or r.code, f.severity or (declared or r).severity, f.message,
+        f.help or (declared or r).help, f.rule, step, turn, phase, label,
+        f.side if f.side is not None else side, tuple(f.hexes), tuple(f.units)))
+
+
+def _note_step(ctx: Replay, step: Step) -> None:
+    ctx.at_step[step.index] = (ctx.turn, ctx.phase_id(), ctx.tracker.label(), ctx.phase_side())
+
+
+# -- the loop --
+
+def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], memo: Optional[dict] = None) -> Replay:
+    tracker = PhaseTracker(game)
+    tracker.reset(record.start_phase)
+    ctx = Replay(game, record, scenario, record.start, record.start_turn or _first_turn(game, scenario),
+                 tracker, costs_by_class(game), memo=dict(memo or {}))
+    run_rules(ctx, Moment("start"))
+    undoable: list[tuple[Step, dict]] = []           # (step, the state before it)
+    for step in record.steps:
+        if step.undo:
+            _undo(ctx, step, undoable)
+            continue
+        snap = _snapshot(ctx)
+        for ev in step.events:
+            _apply(ctx, step, ev)
+        undoable.append((step, snap))
+    run_rules(ctx, Moment("end"))
+    return ctx
+
+
+_PIECE_EVENTS = (Moved, Placed, Removed, StateChanged)
+
+
+def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
+    if scenario and scenario.first_turn:
+        return scenario.first_turn
+    return game.turns[0].id if game.turns else None
+
+
+def _snapshot(ctx: Replay) -> dict:
+    return {"position": ctx.position, "turn": ctx.turn, "dice": list(ctx.dice), "tracker": copy.copy(ctx.tracker),
+            "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
+            "arrivals_used": dict(ctx.arrivals_used),
+            "memo": copy.copy(ctx.memo)}
+
+
+def _pieces(step: Step) -> frozenset:
+    return frozenset(e.counter.piece for e in step.events if isinstance(e, _PIECE_EVENTS))
+
+
+def _undo(ctx: Replay, step: Step, undoable: list) -> None:
+    """VASSAL's Undo takes back one earlier step: the latest one touching the same pieces (or, for an
+    undo that moves nothing, the latest that moved nothing: a roll or a chat line)."""
+    want = _pieces(step)
+    hit = next((i for i in range(len(undoable) - 1, -1, -1) if _pieces(undoable[i][0]) == want), None)
+    if hit is None:
+        ctx.unverified(step.index, "an undo that matches no earlier step; the position may differ from the game's")
+        return
+    undone, snap = undoable.pop(hit)
+    if want:
+        for k, v in snap.items():
+            setattr(ctx, k, v)
+    ctx.dice = [d for d in ctx.dice if d[0] != undone.index]
+    ctx.findings = [f for f in ctx.findings if f.step != undone.index]
+    ctx.coverage.pop(undone.index, None)
+    ctx.coverage.setdefault(undone.index, {"partly": [], "not": []})["undone"] = step.index
+
+
+def _apply(ctx: Replay, step: Step, ev) -> None:
+    if isinstance(ev, TurnChanged):
+        _end_phase(ctx, step)
+        ctx.turn = ev.turn or ctx.turn
+        ctx.tracker.reset(ev.phase, step.index)
+        ctx.legs = {}
+        _note_step(ctx, step)
+        run_rules(ctx, Moment("event", step, ev))
+        return
+    if isinstance(ev, Chat):
+        i = ctx.tracker.match_announcement(ev.text)
+        if i is not None:
+            before = ctx.tracker.current()
+            if before is not None and i > before:
+                _end_phase(ctx, step)
+            if ctx.tracker.announce(i, step.index):
+                _note_step(ctx, step)
+            else:
+                ctx.partly(step.index, f"the chat names the {ctx.tracker.name(i)}, which the events had passed")
+        return
+    if isinstance(ev, DieRoll):
+        ctx.tracker.rolled()
+        ctx.dice.append((step.index, ev, ctx.tracker.label()))
+        _note_step(ctx, step)
+        run_rules(ctx, Moment("event", step, ev))
+        return
+    reading = None
+    if isinstance(ev, Moved) and ev.src.hex and ev.dst.hex and ev.counter.kind == "unit":
+        reading = ctx.tracker.reading(ctx.side_of(ev.counter), ctx.class_of(ev.counter))
+        if not ctx.tracker.knows_moves():
+            # no phase says who moves: judge the path, not the phase
+            reading = (ctx.tracker.current(), "move")
+            ctx.partly(step.index, "the sequence of play does not say in which phases units move; "
+                                   "the phase of this move is not judged")
+        elif reading and reading[0] != ctx.tracker.current():
+            _end_phase(ctx, step)
+        if reading and reading[0] is not None:
+            ctx.tracker.enter(reading[0], step.index)
+        if reading and reading[1] == "move":
+            _extend_leg(ctx, ev, reading[0])
+    _note_step(ctx, step)
+    m = Moment("event", step, ev, reading, ctx.position)
+    run_rules(ctx, m)
+    _change_position(ctx, step, ev)
+
+
+def _extend_leg(ctx: Replay, ev: Moved, phase: Optional[int]) -> None:
+    """The unit's movement this phase gains a drag (a new leg if it had not moved in this phase)."""
+    leg = ctx.legs.get(ev.counter.piece)
+    if leg is None or leg.phase != phase:
+        leg = Leg(ev.src.hex, (ev.dst.hex,), phase)
+    else:
+        leg = Leg(leg.start, leg.ends + (ev.dst.hex,), phase, leg.reported)
+    ctx.legs[ev.counter.piece] = leg
+
+
+def _end_phase(ctx: Replay, step: Step) -> None:
+    """The current phase is over (a later phase or turn begins): judge its end, start new legs."""
+    run_rules(ctx, Moment("phase-end", step, None, None, ctx.position))
+    ctx.legs = {}
+    ctx.memo["phase_end_step"] = step.index
+
+
+def _change_position(ctx: Replay, step: Step, ev) -> None:
+    if isinstance(ev, Moved):
+        c = ev.counter
+        ctx.position = ctx.position.placed(c, ev.dst)
+        ctx.touched.add(c.piece)
+        ctx.entered[c.piece] = step.index
+        if ev.src.hex is None and ev.dst.hex is not None:
+            consume(ctx, c, ev.dst.hex)
+    elif isinstance(ev, Placed):
+        ctx.position = ctx.position.placed(ev.counter, ev.where)
+        ctx.touched.add(ev.counter.piece)
+        ctx.entered[ev.counter.piece] = step.index
+        if ev.where.hex is not None:
+            consume(ctx, ev.counter, ev.where.hex)
+    elif isinstance(ev, Removed):
+        ctx.removed[ev.counter.piece] = (step.index, ev.counter, ev.where)
+        ctx.position = ctx.position.removed(ev.counter.piece)
+        ctx.legs.pop(ev.counter.piece, None)
+    elif isinstance(ev, StateChanged):
+        if ctx.position.where(ev.counter.piece) is not None:
+            ctx.position = ctx.position.changed(ev.counter)
+        else:
+            ctx.position = ctx.position.placed(ev.counter, ev.where)

@@ -1,0 +1,135 @@
+"""Stacking and mixing at the end of each phase (game.rules: stacking limit and counts, mixing rules).
+
+A stack over the limit is an error only if a player made it (a unit moved or placed into it during
+the log): a stack the set-up put there is reported once at the start (HF1005). Where the rules turn
+an over-stack into a state (DG) instead of forbidding it, a stack that did not take it is a warning.
+The log may end before a phase does: a stack over the limit at the end of the log is a warning.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from . import Finding, rule
+
+
+def counted_stacks(ctx, position) -> dict:
+    """(hex, side) -> the units that count for stacking there."""
+    out = defaultdict(list)
+    for h, cs in position.stacks().items():
+        for c in cs:
+            if c.kind == "unit":
+                out[(h, ctx.side_of(c))].append(c)
+    return out
+
+
+def stack_size(ctx, units) -> int:
+    if ctx.game.rules.stacking_counts == "steps":
+        return sum(1 if "reduced" in c.state else (ctx.unit(c).steps if ctx.unit(c) else 1) for c in units)
+    return len(units)
+
+
+def over_limit(ctx, position):
+    """(hex, side, units, size) for every stack over the limit."""
+    limit = ctx.game.rules.stacking_limit
+    if limit is None:
+        return
+    for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+        n = stack_size(ctx, units)
+        if n > limit:
+            yield h, side, units, n
+
+
+def inherited(ctx, units) -> bool:
+    """The stack is (part of) one stack the start position already held over the limit, still in its
+    hex or moved there as one stack: the set-up's doing, not the players' (HF1005 reports it)."""
+    if "start_over" not in ctx.memo:
+        ctx.memo["start_over"] = {c.piece: h for h, _, us, _ in over_limit(ctx, ctx.record.start) for c in us}
+    homes = {ctx.memo["start_over"].get(c.piece) for c in units}
+    if len(homes) != 1 or None in homes:
+        return False
+    moved = {ctx.entered.get(c.piece) for c in units}
+    return moved == {None} or (len(moved) == 1 and None not in moved)
+
+
+def formed_at(ctx, units):
+    steps = [ctx.entered[c.piece] for c in units if c.piece in ctx.entered]
+    return max(steps) if steps else None
+
+
+def _judge_stacks(ctx, position, at_log_end: bool):
+    r = ctx.game.rules
+    for h, side, units, n in over_limit(ctx, position):
+        if inherited(ctx, units):
+            continue
+        step = formed_at(ctx, units) if at_log_end else None
+        if at_log_end and (step or 0) <= ctx.memo.get("phase_end_step", 0):
+            continue                           # judged at the end of its phase already
+        names = tuple(ctx.label(c) for c in units)
+        what = f"{n} {r.stacking_counts} of {_side_name(ctx, side)} in {h}, over the stacking limit of {r.stacking_limit}"
+        if r.stacking and r.stacking.penalty:
+            missing = [c for c in units if r.stacking.penalty not in c.state]
+            if missing:
+                yield Finding(f"{what}: the rules make them {r.stacking.penalty.upper()}, and "
+                              f"{len(missing)} of them are not marked so", hexes=(h,), units=names,
+                              severity="warning", rule=r.stacking_rule, side=side,
+                              help=f"mark the over-stacked units {r.stacking.penalty.upper()} at the end of the phase")
+        elif at_log_end:
+            yield Finding(f"{what} when the log ends (the phase's end is not in the log)", hexes=(h,), units=names,
+                          severity="warning", rule=r.stacking_rule, side=side, step=step)
+        else:
+            yield Finding(f"{what} at the end of the phase", hexes=(h,), units=names, rule=r.stacking_rule, side=side)
+
+
+def _side_name(ctx, side) -> str:
+    s = ctx.game.side(side) if side else None
+    return s.name if s else str(side)
+
+
+@rule("HF1301", "overstacked-at-phase-end", "error",
+      "at the end of each phase no hex holds more units than the stacking limit", on="phase-end")
+def overstacked_at_phase_end(ctx, m):
+    yield from _judge_stacks(ctx, m.before, at_log_end=False)
+
+
+@rule("HF1302", "overstacked-at-log-end", "warning",
+      "move units out of the hex before the phase ends", on="end")
+def overstacked_at_log_end(ctx, m):
+    yield from _judge_stacks(ctx, ctx.position, at_log_end=True)
+
+
+def _mixing_findings(ctx, position, at_log_end: bool):
+    for mx in ctx.game.rules.mixing:
+        kind = mx.get("kind")
+        for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+            if inherited(ctx, units) or not any(c.piece in ctx.touched for c in units):
+                continue
+            if at_log_end and (formed_at(ctx, units) or 0) <= ctx.memo.get("phase_end_step", 0):
+                continue
+            names = tuple(ctx.label(c) for c in units)
+            if kind == "nationalities-apart":
+                nats = sorted({ctx.unit(c).nationality for c in units if ctx.unit(c)} & set(mx.get("nationalities") or ()))
+                if len(nats) > 1:
+                    yield Finding(f"units of {' and '.join(nats)} share {h}" + (" when the log ends" if at_log_end else
+                                  " at the end of the phase"), hexes=(h,), units=names, rule=mx.get("rule"),
+                                  severity="warning" if at_log_end else None, side=side)
+            elif kind == "divisional-integrity":
+                forms = sorted({ctx.unit(c).formation for c in units if ctx.unit(c) and ctx.unit(c).formation})
+                pen = mx.get("penalty")
+                if len(forms) > 1 and pen and any(pen not in c.state for c in units):
+                    yield Finding(f"units of {len(forms)} formations ({', '.join(forms)}) share {h}: the rules make "
+                                  f"them {pen.upper()}, and they are not all marked so", hexes=(h,), units=names,
+                                  rule=mx.get("rule"), severity="warning", side=side,
+                                  help=f"mark the stack {pen.upper()} at the end of the phase, or separate it")
+
+
+@rule("HF1311", "mixing-at-phase-end", "error",
+      "separate units the mixing rules keep apart before the phase ends", on="phase-end")
+def mixing_at_phase_end(ctx, m):
+    yield from _mixing_findings(ctx, m.before, at_log_end=False)
+
+
+@rule("HF1312", "mixing-at-log-end", "warning",
+      "separate units the mixing rules keep apart before the phase ends", on="end")
+def mixing_at_log_end(ctx, m):
+    for f in _mixing_findings(ctx, ctx.position, at_log_end=True):
+        yield f
