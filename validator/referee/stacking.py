@@ -4,10 +4,12 @@ A stack over the limit is an error only if a player made it (a unit moved or pla
 the log): a stack the set-up put there is reported once at the start (HF1005). Where the rules turn
 an over-stack into a state (DG) instead of forbidding it, a stack that did not take it is a warning.
 The log may end before a phase does: a stack over the limit at the end of the log is a warning.
+An over-stack that lasts through several phase ends is one finding, naming those phases.
 """
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, replace
 
 from . import Finding, rule
 
@@ -57,13 +59,13 @@ def formed_at(ctx, units):
 
 
 def _judge_stacks(ctx, position, at_log_end: bool):
+    """Each players' stack over the limit, as a Finding whose message says what is wrong (the moment
+    it was seen at is added by the callers)."""
     r = ctx.game.rules
     for h, side, units, n in over_limit(ctx, position):
         if inherited(ctx, units):
             continue
         step = formed_at(ctx, units) if at_log_end else None
-        if at_log_end and (step or 0) <= ctx.memo.get("phase_end_step", 0):
-            continue                           # judged at the end of its phase already
         names = tuple(ctx.label(c) for c in units)
         what = f"{n} {r.stacking_counts} of {_side_name(ctx, side)} in {h}, over the stacking limit of {r.stacking_limit}"
         if r.stacking and r.stacking.penalty:
@@ -71,13 +73,11 @@ def _judge_stacks(ctx, position, at_log_end: bool):
             if missing:
                 yield Finding(f"{what}: the rules make them {r.stacking.penalty.upper()}, and "
                               f"{len(missing)} of them are not marked so", hexes=(h,), units=names,
-                              severity="warning", rule=r.stacking_rule, side=side,
+                              severity="warning", rule=r.stacking_rule, side=side, step=step,
                               help=f"mark the over-stacked units {r.stacking.penalty.upper()} at the end of the phase")
-        elif at_log_end:
-            yield Finding(f"{what} when the log ends (the phase's end is not in the log)", hexes=(h,), units=names,
-                          severity="warning", rule=r.stacking_rule, side=side, step=step)
         else:
-            yield Finding(f"{what} at the end of the phase", hexes=(h,), units=names, rule=r.stacking_rule, side=side)
+            yield Finding(what, hexes=(h,), units=names, rule=r.stacking_rule, side=side, step=step,
+                          severity="warning" if at_log_end else None)
 
 
 def _side_name(ctx, side) -> str:
@@ -85,16 +85,64 @@ def _side_name(ctx, side) -> str:
     return s.name if s else str(side)
 
 
+def _stack_key(f: Finding) -> tuple:
+    return f.hexes, f.side, tuple(sorted(f.units))
+
+
+@dataclass(frozen=True)
+class _Open:
+    """An over-stack seen at the end of one or more phases in a row, not yet reported."""
+    finding: Finding
+    step: int                                  # the step that ended the first of those phases
+    phases: tuple[str, ...]
+
+
+def _phase_name(ctx) -> str:
+    i = ctx.tracker.current()
+    name = ctx.tracker.name(i) if i is not None else "phase"
+    return f"{name} of turn {ctx.turn}" if ctx.turn else name
+
+
+def _reported(o: _Open, still: bool) -> Finding:
+    """One finding for an over-stack that lasted through the ends of `o.phases`."""
+    f = o.finding
+    ends = o.phases[0] if len(o.phases) == 1 else ", the ".join(o.phases[:-1]) + " and the " + o.phases[-1]
+    tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
+    return replace(f, message=f.message + tail, step=o.step)
+
+
+def _open_stacks(ctx) -> dict:
+    return ctx.memo.get("open_stacks", {})
+
+
 @rule("HF1301", "overstacked-at-phase-end", "error",
       "at the end of each phase no hex holds more units than the stacking limit", on="phase-end")
 def overstacked_at_phase_end(ctx, m):
-    yield from _judge_stacks(ctx, m.before, at_log_end=False)
+    """An over-stack is reported once, when it ends (or the log does), naming every phase end it lasted
+    through; the memo is replaced, never changed in place, so an undo restores it."""
+    was, now = _open_stacks(ctx), {}
+    phase = _phase_name(ctx)
+    for f in _judge_stacks(ctx, m.before, at_log_end=False):
+        k = _stack_key(f)
+        o = was.get(k)
+        now[k] = _Open(o.finding, o.step, o.phases + (phase,)) if o else _Open(f, m.step.index, (phase,))
+    for k, o in was.items():
+        if k not in now:
+            yield _reported(o, still=False)
+    ctx.memo["open_stacks"] = now
 
 
 @rule("HF1302", "overstacked-at-log-end", "warning",
       "move units out of the hex before the phase ends", on="end")
 def overstacked_at_log_end(ctx, m):
-    yield from _judge_stacks(ctx, ctx.position, at_log_end=True)
+    was = _open_stacks(ctx)
+    still = {_stack_key(f) for f in _judge_stacks(ctx, ctx.position, at_log_end=False)}
+    for k, o in was.items():
+        yield replace(_reported(o, still=k in still), code="HF1301")
+    for f in _judge_stacks(ctx, ctx.position, at_log_end=True):
+        if (f.step or 0) <= ctx.memo.get("phase_end_step", 0) or _stack_key(f) in was:
+            continue                           # judged at the end of its phase already
+        yield replace(f, message=f"{f.message} when the log ends (the phase's end is not in the log)")
 
 
 def _mixing_findings(ctx, position, at_log_end: bool):
