@@ -20,7 +20,8 @@ def _entering(m):
 
 
 def arrival_entries(ctx) -> list:
-    """(key, turn index, turn id, hexes or None, count, condition, rule, printed entry) per unit line."""
+    """(key, unit, turn index, turn id, hexes or None, count, condition, rule, printed entry, side, gap,
+    entry rule) per unit line; the entry rule is the entry area's where it has one."""
     if "arrival_entries" in ctx.memo:
         return ctx.memo["arrival_entries"]
     out = []
@@ -32,9 +33,14 @@ def arrival_entries(ctx) -> list:
                 hexes = location_hexes(ctx.game, a.entry)
                 for p in a.units:
                     out.append(((oi, b.turn, ai, p.unit), p.unit, t.index if t else None, b.turn, hexes, p.count,
-                                a.condition, ooa.rule, str(a.entry), ooa.side, a.gap))
+                                a.condition, ooa.rule, str(a.entry), ooa.side, a.gap, _entry_rule(ctx, a) or ooa.rule))
     ctx.memo["arrival_entries"] = out
     return out
+
+
+def _entry_rule(ctx, a) -> Optional[str]:
+    area = ctx.game.area(a.entry.area) if getattr(a.entry, "area", None) else None
+    return area.rule if area else None
 
 
 def _in_setup(ctx, uid: str) -> bool:
@@ -124,7 +130,7 @@ def arrival_wrong_entry(ctx, m):
         return
     e = min(due, key=lambda e: e[2])
     yield Finding(f"{ctx.label(c)} enters at {h}; its order of arrival (turn {e[3]}) brings it in at {e[8]}",
-                  hexes=(h,) + tuple(sorted(e[4] or ()))[:4], units=(ctx.label(c),), rule=e[7], side=ctx.side_of(c))
+                  hexes=(h,) + tuple(sorted(e[4] or ()))[:4], units=(ctx.label(c),), rule=e[11], side=ctx.side_of(c))
 
 
 @rule("HF1403", "unit-from-nowhere", "error",

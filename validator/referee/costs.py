@@ -83,3 +83,116 @@ def class_costs(game: Game, cls: Optional[str]) -> ClassCosts:
 def costs_by_class(game: Game) -> dict[Optional[str], ClassCosts]:
     classes = list(game.tec.movement_classes if game.tec else ()) + [None]
     return {c: class_costs(game, c) for c in classes}
+
+
+# -- exact costs from the map: what entering one hex from its neighbour costs a class --
+
+@dataclass(frozen=True)
+class StepCost:
+    """What entering one hex from a neighbour costs: `mp` None = prohibited (`why`: by which row);
+    `known` False = the tree does not give that cost, and the cheapest it allows is taken."""
+    mp: Optional[Fraction]
+    known: bool
+    why: Optional[TerrainType] = None
+
+
+def map_complete(game: Game) -> bool:
+    """The tree gives the whole map: every hex's terrain (a default stands for the unlisted ones), and
+    so its roads, tracks and hexsides are all listed."""
+    return game.terrain.default is not None
+
+
+class TerrainCosts:
+    """Entering costs for one movement class, from the tree's map (hex terrain, paths, hexsides with
+    what cancels them) and the TEC; the cheapest the TEC allows where the tree does not say."""
+
+    def __init__(self, game: Game, costs: ClassCosts):
+        self.game, self.costs, self.exact = game, costs, map_complete(game)
+        self.rows = {t.id: t for t in (game.tec.terrain if game.tec else ())}
+        self.sides: dict[frozenset, set[str]] = {}
+        for hs in game.terrain.hexsides:
+            self.sides.setdefault(frozenset(hs.between), set()).add(hs.feature)
+        self.along: dict[frozenset, set[str]] = {}
+        for p in game.terrain.paths:
+            for a, b in zip(p.hexes, p.hexes[1:]):
+                self.along.setdefault(frozenset((a, b)), set()).add(p.feature)
+
+    def _cell(self, terrain_id: str):
+        t = self.rows.get(terrain_id)
+        if t is None:
+            return None, None
+        cls = self.costs.movement_class
+        return t, (t.costs.get(cls) if cls is not None else None)
+
+    def side_features(self, a: str, b: str) -> set[str]:
+        """The features of the hexside a|b, less those a feature there cancels (a bridge: the river)."""
+        feats = set(self.sides.get(frozenset((a, b)), ()))
+        for f in list(feats):
+            t = self.rows.get(f)
+            if t is not None:
+                feats -= set(t.cancels)
+        return feats
+
+    def _path(self, a: str, b: str) -> Optional[Fraction]:
+        """The cost of moving a -> b along a road or track joining them (it replaces hex and hexside)."""
+        vals = []
+        for f in self.along.get(frozenset((a, b)), ()):
+            _, cell = self._cell(f)
+            if cell is not None and cell.kind == "mp" and cell.mp is not None:
+                vals.append(cell.mp)
+        return min(vals) if vals else None
+
+    def hex_cost(self, h: str) -> StepCost:
+        """Entering hex h off any road: its terrain's cost for the class (None where prohibited)."""
+        terrains = self.game.hex_terrain(h)
+        cells = [self._cell(t) for t in terrains]
+        if not self.exact or not cells or any(c is None for _, c in cells):
+            return StepCost(self.costs.cheapest, False)
+        if all(c.prohibited for _, c in cells):
+            return StepCost(None, True, cells[0][0])
+        mps = [c.mp for _, c in cells if c.kind == "mp" and c.mp is not None]
+        if len(mps) != len(cells):                     # a code or a prohibited row beside others: unsure
+            return StepCost(min(mps + [self.costs.cheapest]) if mps else self.costs.cheapest, False)
+        return StepCost(min(mps), len(set(mps)) == 1)
+
+    def _side(self, a: str, b: str) -> StepCost:
+        added, known = Fraction(0), True
+        for f in sorted(self.side_features(a, b)):
+            t, cell = self._cell(f)
+            if cell is None:
+                known = False
+            elif cell.prohibited:
+                return StepCost(None, True, t)
+            elif cell.kind == "added" and cell.mp is not None:
+                added += cell.mp
+            elif cell.kind != "mp" or cell.mp != 0:
+                known = False
+        return StepCost(added, known and self.exact)
+
+    def prohibited_hex(self, h: str) -> Optional[TerrainType]:
+        """The TEC row that certainly bars the class from hex h (no road or track of the map enters it);
+        None if it may be entered or its terrain is not known."""
+        hx = self.hex_cost(h)
+        if hx.mp is not None or not hx.known:
+            return None
+        if any(h in pair and self._path(*pair) is not None for pair in self.along):
+            return None
+        return hx.why
+
+    def enter(self, a: str, b: str) -> StepCost:
+        """Moving from hex a into the adjacent hex b."""
+        if self.exact:
+            road = self._path(a, b)
+            if road is not None:
+                return StepCost(road, True)
+        if self.costs.cheapest is None:
+            return StepCost(None, False)
+        side = self._side(a, b)
+        if side.mp is None:
+            return side
+        if not self.exact:
+            return StepCost(self.costs.cheapest, False)
+        hx = self.hex_cost(b)
+        if hx.mp is None:
+            return hx
+        return StepCost(hx.mp + side.mp, hx.known and side.known)

@@ -2,9 +2,11 @@
 
 A legal path must exist within the unit's movement allowance through the hexes each drag ended in,
 on the map and in the scenario's play area, never through an enemy-held hex, and (standard ZOC)
-never on through a hex in an enemy ZOC. Hex costs are the cheapest the TEC allows for the unit's
-movement class (the terrain of most hexes is not printed, and a road may be anywhere the tree does
-not rule it out); a move that is legal only under that reading is said so.
+never on through a hex in an enemy ZOC. Where the tree gives the whole map (a terrain default), each
+hex costs what its terrain, the road or track joining it to the last hex and the hexside crossed
+(less what a bridge cancels) cost the unit's class in the TEC (`costs.TerrainCosts`); elsewhere a hex
+costs the cheapest the TEC allows (a road may be anywhere the tree does not rule it out), and a move
+legal only under that reading is said so (partly verified).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Callable, Optional
 from ..locations import in_play
 from ..record import Moved, Removed
 from . import Finding, rule
+from .costs import TerrainCosts, map_complete
 from .replay import Leg
 
 
@@ -38,48 +41,56 @@ def _in_play(ctx) -> Optional[Callable[[str], bool]]:
     return ctx.memo["in_play"]
 
 
-def _barred_sides(ctx, costs) -> set:
-    key = ("barred", costs.movement_class)
+def _terrain_costs(ctx, costs) -> TerrainCosts:
+    key = ("terrain_costs", costs.movement_class)
     if key not in ctx.memo:
-        ctx.memo[key] = {tuple(sorted(hs.between)) for hs in ctx.game.terrain.hexsides
-                         if hs.feature in costs.prohibited}
+        ctx.memo[key] = TerrainCosts(ctx.game, costs)
     return ctx.memo[key]
 
 
 def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stops: frozenset = frozenset(),
-              limit: Optional[Fraction] = None) -> Optional[Fraction]:
-    """The cheapest cost from a to b: never into `blocked`, never on through `stops` (b may be one)."""
+              limit: Optional[Fraction] = None) -> Optional[tuple[Fraction, bool]]:
+    """The cheapest (cost, every cost known) from a to b: never into `blocked`, never on through
+    `stops` (b may be one), never into a hex or across a hexside prohibited to the class. Each hex
+    costs what the tree's map and TEC give; the TEC's cheapest where the tree does not say (then
+    the path is not fully known). Among equal costs a path of known costs is preferred."""
     if a == b:
-        return Fraction(0)
-    grid, in_play, barred = ctx.grid, _in_play(ctx), _barred_sides(ctx, costs)
-    step = costs.cheapest
-    best = {a: Fraction(0)}
-    heap = [(Fraction(0), a)]
+        return Fraction(0), True
+    grid, in_play, tc = ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs)
+    best = {a: (Fraction(0), 0)}
+    heap = [(Fraction(0), 0, a)]
     while heap:
-        d, h = heapq.heappop(heap)
+        d, unknown, h = heapq.heappop(heap)
         if h == b:
-            return d
-        if d > best.get(h, d) or (h != a and h in stops):
+            return d, unknown == 0
+        if (d, unknown) > best.get(h, (d, unknown)) or (h != a and h in stops):
             continue
         for n in grid.neighbours(h):
-            if n in blocked or (in_play and not in_play(n)) or tuple(sorted((h, n))) in barred:
+            if n in blocked or (in_play and not in_play(n)):
                 continue
-            nd = d + step
+            step = tc.enter(h, n)
+            if step.mp is None:
+                continue
+            nd, nu = d + step.mp, unknown + (0 if step.known else 1)
             if limit is not None and nd > limit:
                 continue
-            if nd < best.get(n, nd + 1):
-                best[n] = nd
-                heapq.heappush(heap, (nd, n))
+            if n not in best or (nd, nu) < best[n]:
+                best[n] = (nd, nu)
+                heapq.heappush(heap, (nd, nu, n))
     return None
 
 
-def _segments(ctx, leg: Leg, costs, **kw) -> list[Optional[Fraction]]:
+def _segments(ctx, leg: Leg, costs, **kw) -> list[Optional[tuple[Fraction, bool]]]:
     points = (leg.start,) + leg.ends
     return [path_cost(ctx, x, y, costs, **kw) for x, y in zip(points, points[1:])]
 
 
+def _known(segs) -> bool:
+    return all(s is not None and s[1] for s in segs)
+
+
 def _total(segs) -> Optional[Fraction]:
-    return None if any(s is None for s in segs) else sum(segs, Fraction(0))
+    return None if any(s is None for s in segs) else sum((s[0] for s in segs), Fraction(0))
 
 
 def _splittable(ctx, leg: Leg, segs, ma, m) -> bool:
@@ -136,15 +147,17 @@ def move_beyond_allowance(ctx, m):
         ctx.partly(m.step.index, f"{ctx.label(c)}: movement " +
                    ("factor not printed" if ma is None else "costs not printed in the TEC") + "; path not judged")
         return
-    ctx.partly(m.step.index, f"terrain not printed: the TEC's cheapest cost ({_mp(costs.cheapest)} MP per hex) assumed")
     certain, why = zoc_certainty(ctx.game)
     if ctx.game.rules.zoc_model not in (None, "none", "standard"):
         ctx.partly(m.step.index, why)
-    if leg.reported:
+    if leg.reported or _prohibited_end(ctx, c, leg) is not None:
         return
     segs = _segments(ctx, leg, costs)
     total = _total(segs)
     if total is not None and total <= ma:
+        if not _known(segs):
+            ctx.partly(m.step.index, "terrain not printed for every hex or hexside of the path: the TEC's "
+                                     f"cheapest cost ({_mp(costs.cheapest)} MP per hex) assumed there")
         return
     if total is not None and _splittable(ctx, leg, segs, ma, m):
         yield Finding(f"{ctx.label(c)} moves {_leg_text(leg)} ({_mp(total)} MP at least, MA {ma}): legal only if "
@@ -152,11 +165,46 @@ def move_beyond_allowance(ctx, m):
                       units=(ctx.label(c),), rule=_rule_no(ctx))
         return
     _mark_reported(ctx, c.piece, leg)
-    hexes = int(total / costs.cheapest) if total is not None else None
-    what = (f"{hexes} hexes cost at least {_mp(total)} MP even at the cheapest {_mp(costs.cheapest)} MP per hex"
-            if total is not None else "no path on the map joins them")
-    yield Finding(f"{ctx.label(c)} (MA {ma}) moves {_leg_text(leg)} in one phase: {what}, over its movement "
-                  f"allowance of {ma}", hexes=(leg.start, ev.dst.hex), units=(ctx.label(c),), rule=_rule_no(ctx))
+    yield Finding(f"{ctx.label(c)} (MA {ma}) moves {_leg_text(leg)} in one phase: {_cost_text(ctx, costs, total)}, "
+                  f"over its movement allowance of {ma}", hexes=(leg.start, ev.dst.hex), units=(ctx.label(c),),
+                  rule=_rule_no(ctx))
+
+
+def _cost_text(ctx, costs, total: Optional[Fraction]) -> str:
+    if total is None:
+        return "no path on the map joins them"
+    if map_complete(ctx.game):
+        return f"the cheapest path costs {_mp(total)} MP (the map's terrain, roads and hexsides)"
+    hexes = int(total / costs.cheapest)
+    return f"{hexes} hexes cost at least {_mp(total)} MP even at the cheapest {_mp(costs.cheapest)} MP per hex"
+
+
+def _prohibited_end(ctx, c, leg: Leg):
+    """(hex, TEC row) where one of the leg's drags ended in a hex whose terrain is prohibited to the
+    unit's class, as the tree gives it; None if none did (or the terrain is not known)."""
+    tc = _terrain_costs(ctx, ctx.class_costs(c))
+    for h in leg.ends:
+        row = tc.prohibited_hex(h)
+        if row is not None:
+            return h, row
+    return None
+
+
+@rule("HF1206", "move-into-prohibited-terrain", "error",
+      "a unit never enters a hex whose terrain the TEC prohibits to its movement class")
+def move_into_prohibited_terrain(ctx, m):
+    if not _judged_move(m) or m.reading[1] == "combat":
+        return
+    c = m.event.counter
+    leg = ctx.legs.get(c.piece)
+    hit = _prohibited_end(ctx, c, leg) if leg is not None and not leg.reported else None
+    if hit is None:
+        return
+    h, row = hit
+    _mark_reported(ctx, c.piece, leg)
+    cls = ctx.class_of(c)
+    yield Finding(f"{ctx.label(c)} ({cls}) moves {_leg_text(leg)}: {h} is {row.name.lower()}, prohibited to "
+                  f"{cls} units", hexes=(leg.start, h), units=(ctx.label(c),), rule=row.rule or _rule_no(ctx))
 
 
 @rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit")
@@ -205,6 +253,8 @@ def path_through_enemy(ctx, m):
     leg, ma, costs = ctx.legs.get(c.piece), ctx.allowance(c), ctx.class_costs(c)
     if leg is None or leg.reported or ma is None or costs.cheapest is None:
         return
+    if _prohibited_end(ctx, c, leg) is not None:
+        return
     enemy = frozenset(ctx.enemies(ctx.side_of(c), exclude=c.piece)) - {m.event.dst.hex}
     segs = _segments(ctx, leg, costs, blocked=enemy)
     total = _total(segs)
@@ -226,6 +276,8 @@ def path_through_enemy_zoc(ctx, m):
     c = m.event.counter
     leg, ma, costs = ctx.legs.get(c.piece), ctx.allowance(c), ctx.class_costs(c)
     if leg is None or leg.reported or ma is None or costs.cheapest is None or ctx.game.rules.zoc_model != "standard":
+        return
+    if _prohibited_end(ctx, c, leg) is not None:
         return
     side = ctx.side_of(c)
     enemy = frozenset(ctx.enemies(side, exclude=c.piece)) - {m.event.dst.hex}
@@ -266,8 +318,8 @@ def move_legal_only_by_road(ctx, m):
     c = m.event.counter
     leg, ma, costs = ctx.legs.get(c.piece), ctx.allowance(c), ctx.class_costs(c)
     if leg is None or leg.reported or ma is None or costs.cheapest is None or costs.plain is None \
-            or costs.plain <= costs.cheapest:
-        return
+            or costs.plain <= costs.cheapest or map_complete(ctx.game):
+        return                                 # where the map is given, its roads are costed exactly
     total = _total(_segments(ctx, leg, costs))
     if total is None:
         return
