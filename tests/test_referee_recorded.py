@@ -170,3 +170,82 @@ def test_ardennes2_violations_log(ardennes2):
     assert (f5.code, f5.severity, f5.side) == ("HF1101", "error", "allied")
     assert "announced at step 1" in f5.phase_label
     assert f5.units == (ardennes2.unit("us-2id-b-38").name,)
+
+
+# -- states shown by marker pieces (a DG marker in the unit's hex) --
+
+def _fragment(ardennes2):
+    if SHARED is None or not (SHARED / "ardennes2_fragment.vlog").is_file():
+        pytest.skip("shared/vassal-logs not available")
+    return read_log(SHARED / "ardennes2_fragment.vlog", module=_ardennes2_module(), game=ardennes2)
+
+
+def _printed_dg(ardennes2, record):
+    """(piece, hex) of each unit the 7.1 set-up prints DG, as the fragment's start position holds it."""
+    from validator.referee.start import match
+    mt = match(ardennes2, ardennes2.scenario("7.1"), record.start)
+    return [(c.piece, h) for c, h, s in mt.pairs if "dg" in s.state and "dg" not in c.state]
+
+
+def test_dg_markers_show_the_setup_state(ardennes2):
+    record = _fragment(ardennes2)
+    dg = _printed_dg(ardennes2, record)
+    assert len(dg) >= 15                       # the module shows them by DG marker pieces, not on the units
+    assert all(any(c.kind == "marker" and c.unit == "dg" for c in record.start.at(h)) for _, h in dg)
+    r = audit(ardennes2, record)
+    assert [f for f in r.findings if f.code == "HF1004"] == []
+
+
+def _without_markers(record, h, n):
+    """The record with n of the DG markers in hex h taken off its start position."""
+    from dataclasses import replace
+    start = record.start
+    for m in [c.piece for c in record.start.at(h) if c.kind == "marker" and c.unit == "dg"][:n]:
+        start = start.removed(m)
+    return replace(record, start=start)
+
+
+def test_dg_unit_without_a_marker_in_its_hex_is_still_reported(ardennes2):
+    record = _fragment(ardennes2)
+    dg = _printed_dg(ardennes2, record)
+    per_hex = {}
+    for piece, h in dg:
+        per_hex.setdefault(h, []).append(piece)
+    h, (piece,) = next((h, ps) for h, ps in sorted(per_hex.items()) if len(ps) == 1)
+    r = audit(ardennes2, _without_markers(record, h, 1))
+    name = ardennes2.unit(record.start.counter(piece).unit).name
+    assert [(f.code, f.severity, f.hexes, f.units) for f in r.findings if f.code == "HF1004"] == [
+        ("HF1004", "warning", (h,), (name,))]
+
+
+def test_fewer_markers_than_dg_units_leave_one_reported(ardennes2):
+    record = _fragment(ardennes2)
+    per_hex = {}
+    for piece, h in _printed_dg(ardennes2, record):
+        per_hex.setdefault(h, []).append(piece)
+    h = next(h for h, ps in sorted(per_hex.items()) if len(ps) == 2)
+    r = audit(ardennes2, _without_markers(record, h, 1))
+    assert [f.hexes for f in r.findings if f.code == "HF1004"] == [(h,)]
+
+
+def test_a_dg_marker_counts_for_the_dg_penalty_of_an_over_stack(ardennes2):
+    from tests.referee_records import Log, setup_position
+    from validator.position import Counter, Where
+    pos, _ = setup_position(ardennes2, "7.1")
+    extra = Counter("x1", "us-9ad-27", "allied")
+    log = Log(pos.placed(extra, Where(hex="B14.24")))
+    log.move(extra, "B14.23")                  # a fourth unit: over the limit of 3, so all four are DG
+    n = len([c for c in log.pos.at("B14.23") if c.kind == "unit"])
+    start = log.start
+    for i in range(n):
+        start = start.placed(Counter(f"dg{i}", "dg", None, frozenset(), "marker"), Where(hex="B14.23"))
+    marked = Log(start)
+    marked.move(extra, "B14.23")
+    marked.next_turn("2")
+    assert [f for f in audit(ardennes2, marked.record(), "7.1").findings if f.code == "HF1301"] == []
+    short = Log(start.removed("dg0"))          # one marker fewer than the units: still a warning
+    short.move(extra, "B14.23")
+    short.next_turn("2")
+    hits = [f for f in audit(ardennes2, short.record(), "7.1").findings if f.code == "HF1301"]
+    assert [(f.severity, f.hexes) for f in hits] == [("warning", ("B14.23",))]
+    assert "1 of them are not marked so" in hits[0].message

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from . import Finding, rule
+from .markers import marker_states
 
 
 def counted_stacks(ctx, position) -> dict:
@@ -39,6 +40,15 @@ def over_limit(ctx, position):
         n = stack_size(ctx, units)
         if n > limit:
             yield h, side, units, n
+
+
+def unmarked(ctx, position, h: str, units, state: str) -> int:
+    """How many of a hex's units show `state` neither on their piece nor by a marker in the hex."""
+    if "marker_states" not in ctx.memo:
+        ctx.memo["marker_states"] = marker_states(ctx.game)
+    bare = sum(1 for c in units if state not in c.state)
+    markers = sum(1 for c in position.at(h) if c.kind == "marker" and state in ctx.memo["marker_states"].get(c.unit, ()))
+    return max(0, bare - markers)
 
 
 def inherited(ctx, units) -> bool:
@@ -69,10 +79,10 @@ def _judge_stacks(ctx, position, at_log_end: bool):
         names = tuple(ctx.label(c) for c in units)
         what = f"{n} {r.stacking_counts} of {_side_name(ctx, side)} in {h}, over the stacking limit of {r.stacking_limit}"
         if r.stacking and r.stacking.penalty:
-            missing = [c for c in units if r.stacking.penalty not in c.state]
+            missing = unmarked(ctx, position, h, units, r.stacking.penalty)
             if missing:
                 yield Finding(f"{what}: the rules make them {r.stacking.penalty.upper()}, and "
-                              f"{len(missing)} of them are not marked so", hexes=(h,), units=names,
+                              f"{missing} of them are not marked so", hexes=(h,), units=names,
                               severity="warning", rule=r.stacking_rule, side=side, step=step,
                               help=f"mark the over-stacked units {r.stacking.penalty.upper()} at the end of the phase")
         else:
@@ -163,7 +173,7 @@ def _mixing_findings(ctx, position, at_log_end: bool):
             elif kind == "divisional-integrity":
                 forms = sorted({ctx.unit(c).formation for c in units if ctx.unit(c) and ctx.unit(c).formation})
                 pen = mx.get("penalty")
-                if len(forms) > 1 and pen and any(pen not in c.state for c in units):
+                if len(forms) > 1 and pen and unmarked(ctx, position, h, units, pen):
                     yield Finding(f"units of {len(forms)} formations ({', '.join(forms)}) share {h}: the rules make "
                                   f"them {pen.upper()}, and they are not all marked so", hexes=(h,), units=names,
                                   rule=mx.get("rule"), severity="warning", side=side,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import Finding, rule
+from .markers import shown_by_markers
 from .stacking import over_limit
 
 
@@ -78,11 +79,18 @@ def setup_unit_state(ctx, m):
     mt = _match(ctx)
     if mt is None:
         return
-    for c, h, s in mt.pairs:
-        if frozenset(c.state) != s.state:
-            yield Finding(f"{ctx.label(c)} in {h} starts {_state(c.state)}; the set-up prints it {_state(s.state)} "
-                          "(the module's pieces may not show that state)",
-                          hexes=(h,), units=(ctx.label(c),), rule=mt.scenario.rule, side=ctx.side_of(c))
+    shown = shown_by_markers(ctx.game, ctx.record.start)
+    for c, h, s in sorted(mt.pairs, key=lambda p: (p[1], p[0].piece)):
+        if frozenset(c.state) == s.state:
+            continue
+        lacking = s.state - frozenset(c.state)
+        budget = shown.get(h)
+        if not (frozenset(c.state) - s.state) and budget is not None and all(budget[x] > 0 for x in lacking):
+            budget.subtract(lacking)           # a marker in the hex shows the state for this unit
+            continue
+        yield Finding(f"{ctx.label(c)} in {h} starts {_state(c.state)}; the set-up prints it {_state(s.state)} "
+                      "(the module's pieces may not show that state, and no marker in the hex shows it)",
+                      hexes=(h,), units=(ctx.label(c),), rule=mt.scenario.rule, side=ctx.side_of(c))
 
 
 @rule("HF1005", "setup-overstacked", "info",
