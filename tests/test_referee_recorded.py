@@ -249,3 +249,43 @@ def test_a_dg_marker_counts_for_the_dg_penalty_of_an_over_stack(ardennes2):
     hits = [f for f in audit(ardennes2, short.record(), "7.1").findings if f.code == "HF1301"]
     assert [(f.severity, f.hexes) for f in hits] == [("warning", ("B14.23",))]
     assert "1 of them are not marked so" in hits[0].message
+
+
+# -- a module's own predefined set-ups (.vsav) audit clean --
+
+def _setups(tmp_path_factory, gid: str, first: int = 99):
+    """(scenario id the file is named for, GameRecord) per predefined set-up of the tree's build. Each
+    entry is written under a name of ours, never the path the archive names."""
+    import zipfile
+    from compiler.cli import main
+    from click.testing import CliRunner
+    out = tmp_path_factory.mktemp(f"build_{gid}")
+    res = CliRunner().invoke(main, ["build", f"source/{gid}", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    vmod = out / f"{gid}.vmod"
+    game = load_game(f"source/{gid}")[0]
+    with zipfile.ZipFile(vmod) as z:
+        names = sorted(n for n in z.namelist() if n.endswith(".vsav"))[:first]
+        recs = []
+        for i, n in enumerate(names):
+            p = out / f"setup_{i}.vsav"
+            p.write_bytes(z.read(n))
+            recs.append((n[len("scenario_"):-len(".vsav")], read_log(p, module=vmod, game=game)))
+    return game, recs
+
+
+@pytest.mark.parametrize("gid,first", [("meuse", 99), ("aachen", 99), ("ardennes2", 2)])
+def test_predefined_setups_audit_clean(tmp_path_factory, gid, first):
+    game, recs = _setups(tmp_path_factory, gid, first)
+    assert recs and all(len(rec.steps) == 0 for _, rec in recs)
+    for sid, rec in recs:
+        r = audit(game, rec)
+        assert r.scenario == sid                          # the set-up is recognised as its own scenario
+        assert len(list(rec.start.units())) > 0
+        assert [(f.code, f.hexes, f.message) for f in r.findings if f.severity in ("error", "warning")] == []
+    # near miss: the same set-up with one unit taken off is a missing unit (error)
+    from dataclasses import replace
+    sid, rec = recs[0]
+    c, w = next(iter(rec.start.units()))
+    r = audit(game, replace(rec, start=rec.start.removed(c.piece)), sid)
+    assert [(f.code, f.severity) for f in r.findings if f.severity == "error"] == [("HF1001", "error")]
