@@ -360,8 +360,8 @@ def test_overlong_command_is_a_located_error(tmp_path, monkeypatch):
 
 
 def test_zip_bomb_is_refused(tmp_path, monkeypatch):
-    from compiler.vassal import reader
-    monkeypatch.setattr(reader, "MAX_ENTRY_BYTES", 1_000_000)
+    from compiler.vassal import archive
+    monkeypatch.setattr(archive, "MAX_ENTRY_BYTES", 1_000_000)
     bomb = write_log(tmp_path / "bomb.vlog", "begin_save\x1b" + "A" * 5_000_000 + "\x1bend_save")
     assert bomb.stat().st_size < 100_000
     with pytest.raises(LogReadError) as e:

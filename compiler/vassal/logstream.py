@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .encoding import ESC, OBFUSCATION_HEADER, decode
-from .reader import Archive, ReadError
+from .archive import Archive, ReadError
 
 MAX_TOKEN_CHARS = 64 * 1024 * 1024        # one step (or the restore snapshot) at most this long
 MAX_DEPTH = 64                            # command nesting
