@@ -81,7 +81,8 @@ class Step:
     """One logged action (one press of VASSAL's step-forward); 1-based `index` in the log."""
     index: int
     events: tuple[Event, ...]
-    undo: bool = False                         # this step undoes the last undoable earlier step
+    undo: bool = False                         # this step undoes the last undoable earlier step; its
+    #                                            events are the inverse changes VASSAL made (the move back)
     player: Optional[str] = None               # side id or opaque label; never a password
 
 

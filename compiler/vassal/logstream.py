@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .encoding import ESC, OBFUSCATION_HEADER, decode
-from .reader import Archive, ReadError
+from .archive import Archive, ReadError
 
 MAX_TOKEN_CHARS = 64 * 1024 * 1024        # one step (or the restore snapshot) at most this long
 MAX_DEPTH = 64                            # command nesting
@@ -126,21 +126,20 @@ def top_level_tokens(chunks: Iterator[str]) -> Iterator[str]:
         if carry:
             chunk = chunk[:-1]
         parts = _split_top(chunk)
-        if len(parts) == 1:
-            pending.append(parts[0])
-            size += len(parts[0])
-            if size > MAX_TOKEN_CHARS:
-                raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
-            continue
-        if size + len(parts[0]) > MAX_TOKEN_CHARS or max(map(len, parts)) > MAX_TOKEN_CHARS:
-            raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
         pending.append(parts[0])
-        yield _unquote("".join(pending))
-        for p in parts[1:-1]:
-            yield _unquote(p)
-        pending, size = [parts[-1]], len(parts[-1])
+        size += len(parts[0])
+        for p in parts[1:]:
+            _bound(size)                     # each token is checked when it ends, in stream order
+            yield _unquote("".join(pending))
+            pending, size = [p], len(p)
+        _bound(size)
     pending.append(carry)
     yield _unquote("".join(pending))
+
+
+def _bound(size: int) -> None:
+    if size > MAX_TOKEN_CHARS:
+        raise ReadError(f"a command longer than {MAX_TOKEN_CHARS} characters")
 
 
 def _split_top(text: str) -> list[str]:

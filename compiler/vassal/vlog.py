@@ -634,6 +634,7 @@ def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
             break
         _run(r, commands(tok))
     r.turn_start = r.turn
+    r.step = 1
     start = Position.of((p.counter, r.where_of(p)) for p in _stacking_order(r))
     steps: list[Step] = []
     handlers = _HANDLERS
@@ -651,6 +652,7 @@ def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
             elif _BOARD_PICKER.match(cmd):
                 _board_picker(r, cmd)
         steps.append(Step(n, tuple(r.events), r.undo, r.mover))
+        r.step = n + 1                       # an error reading the next token is in the next step
     return start, steps
 
 
