@@ -289,3 +289,27 @@ def test_predefined_setups_audit_clean(tmp_path_factory, gid, first):
     c, w = next(iter(rec.start.units()))
     r = audit(game, replace(rec, start=rec.start.removed(c.piece)), sid)
     assert [(f.code, f.severity) for f in r.findings if f.severity == "error"] == [("HF1001", "error")]
+
+
+# -- an over-stack that lasts: one finding; one that ends and forms again: two --
+
+def test_an_over_stack_formed_again_later_is_a_second_finding(meuse):
+    from tests.referee_records import Log, piece_at, setup_position
+    pos, _ = setup_position(meuse, "1")
+    tk = piece_at(pos, "B11.11", "red-1ad-2tk")
+    log = Log(pos, "1", "red-movement")
+    log.move(tk, "B10.11")                     # three in B10.11 (limit 2), along the N4 road
+    log.next_turn("1", "red-combat")
+    log.next_turn("1", "red-exploitation")
+    log.move(tk, "B11.11")                     # back to two
+    for p in ("blue-movement", "blue-combat", "blue-exploitation"):
+        log.next_turn("1", p)
+    log.next_turn("2", "red-movement")
+    log.move(tk, "B10.11")
+    log.next_turn("2", "red-combat")
+    r = audit(meuse, log.record(), "1")
+    assert [(f.step, f.code, f.severity, f.hexes) for f in r.findings if f.code.startswith("HF13")] == [
+        (2, "HF1301", "error", ("B10.11",)), (10, "HF1301", "error", ("B10.11",))]
+    first, second = [f.message for f in r.findings if f.code == "HF1301"]
+    assert first.endswith("at the end of the Red Movement Phase of turn 1 and the Red Combat Phase of turn 1")
+    assert second.endswith("at the end of the Red Movement Phase of turn 2, and still when the log ends")

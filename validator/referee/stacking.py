@@ -113,9 +113,12 @@ def _phase_name(ctx) -> str:
     return f"{name} of turn {ctx.turn}" if ctx.turn else name
 
 
-def _reported(o: _Open, still: bool) -> Finding:
-    """One finding for an over-stack that lasted through the ends of `o.phases`."""
+def _reported(ctx, o: _Open, still: bool) -> Finding:
+    """One finding for an over-stack that lasted through the ends of `o.phases`. A report of the same
+    over-stack made before an undo took back the step that ended it is withdrawn (this one replaces it)."""
     f = o.finding
+    ctx.findings = [x for x in ctx.findings if not (x.code == "HF1301" and x.step == o.step
+                                                    and x.hexes == f.hexes and sorted(x.units) == sorted(f.units))]
     ends = o.phases[0] if len(o.phases) == 1 else ", the ".join(o.phases[:-1]) + " and the " + o.phases[-1]
     tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
     return replace(f, message=f.message + tail, step=o.step)
@@ -138,7 +141,7 @@ def overstacked_at_phase_end(ctx, m):
         now[k] = _Open(o.finding, o.step, o.phases + (phase,)) if o else _Open(f, m.step.index, (phase,))
     for k, o in was.items():
         if k not in now:
-            yield _reported(o, still=False)
+            yield _reported(ctx, o, still=False)
     ctx.memo["open_stacks"] = now
 
 
@@ -148,7 +151,7 @@ def overstacked_at_log_end(ctx, m):
     was = _open_stacks(ctx)
     still = {_stack_key(f) for f in _judge_stacks(ctx, ctx.position, at_log_end=False)}
     for k, o in was.items():
-        yield replace(_reported(o, still=k in still), code="HF1301")
+        yield replace(_reported(ctx, o, still=k in still), code="HF1301")
     for f in _judge_stacks(ctx, ctx.position, at_log_end=True):
         if (f.step or 0) <= ctx.memo.get("phase_end_step", 0) or _stack_key(f) in was:
             continue                           # judged at the end of its phase already
