@@ -113,9 +113,13 @@ class TerrainCosts:
         for hs in game.terrain.hexsides:
             self.sides.setdefault(frozenset(hs.between), set()).add(hs.feature)
         self.along: dict[frozenset, set[str]] = {}
+        self.on_path: dict[str, list[frozenset]] = {}          # hex -> the path pairs it is one end of
         for p in game.terrain.paths:
             for a, b in zip(p.hexes, p.hexes[1:]):
-                self.along.setdefault(frozenset((a, b)), set()).add(p.feature)
+                pair = frozenset((a, b))
+                self.along.setdefault(pair, set()).add(p.feature)
+                for h in (a, b):
+                    self.on_path.setdefault(h, []).append(pair)
 
     def _cell(self, terrain_id: str):
         t = self.rows.get(terrain_id)
@@ -175,7 +179,7 @@ class TerrainCosts:
         hx = self.hex_cost(h)
         if hx.mp is not None or not hx.known:
             return None
-        if any(h in pair and self._path(*pair) is not None for pair in self.along):
+        if any(self._path(*pair) is not None for pair in self.on_path.get(h, ())):
             return None
         return hx.why
 
