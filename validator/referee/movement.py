@@ -54,15 +54,33 @@ def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stop
     `stops` (b may be one), never into a hex or across a hexside prohibited to the class. Each hex
     costs what the tree's map and TEC give; the TEC's cheapest where the tree does not say (then
     the path is not fully known). Among equal costs a path of known costs is preferred."""
+    found = _search(ctx, a, b, costs, blocked, stops, limit)
+    return (found[0], found[1]) if found else None
+
+
+def cheapest_route(ctx, a: str, b: str, costs, blocked: frozenset = frozenset()) -> tuple[str, ...]:
+    """The hexes of one cheapest path from a to b (a and b included); () if there is none."""
+    found = _search(ctx, a, b, costs, blocked, frozenset(), None)
+    if not found:
+        return ()
+    prev, route = found[2], [b]
+    while route[-1] != a:
+        route.append(prev[route[-1]])
+    return tuple(reversed(route))
+
+
+def _search(ctx, a, b, costs, blocked, stops, limit):
+    """Dijkstra over (MP, unknown costs): (cost, all known, predecessors) at b, or None."""
     if a == b:
-        return Fraction(0), True
+        return Fraction(0), True, {}
     grid, in_play, tc = ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs)
     best = {a: (Fraction(0), 0)}
+    prev: dict[str, str] = {}
     heap = [(Fraction(0), 0, a)]
     while heap:
         d, unknown, h = heapq.heappop(heap)
         if h == b:
-            return d, unknown == 0
+            return d, unknown == 0, prev
         if (d, unknown) > best.get(h, (d, unknown)) or (h != a and h in stops):
             continue
         for n in grid.neighbours(h):
@@ -76,6 +94,7 @@ def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stop
                 continue
             if n not in best or (nd, nu) < best[n]:
                 best[n] = (nd, nu)
+                prev[n] = h
                 heapq.heappush(heap, (nd, nu, n))
     return None
 
@@ -302,12 +321,31 @@ def path_through_enemy_zoc(ctx, m):
         return
     if certain:
         _mark_reported(ctx, c.piece, leg)
+    passed = _zoc_passed(ctx, leg, costs, enemy, zoc)
     yield Finding(f"{ctx.label(c)} (MA {ma}) moves {_leg_text(leg)}: every path within its allowance goes on "
-                  "through a hex in an enemy ZOC" + ("" if certain else f" (legal only if those enemy units "
-                                                      f"exert no ZOC: {why})"),
-                  hexes=(leg.start, m.event.dst.hex), units=(ctx.label(c),), rule=rule_no,
+                  "through a hex in an enemy ZOC" + _passed_text(ctx, side, c, passed) +
+                  ("" if certain else f" (legal only if those enemy units exert no ZOC: {why})"),
+                  hexes=(leg.start,) + passed + (m.event.dst.hex,), units=(ctx.label(c),), rule=rule_no,
                   severity=None if certain else "info",
                   help=None if certain else "not verified: the tree does not say enough to judge this ZOC stop")
+
+
+def _zoc_passed(ctx, leg: Leg, costs, enemy: frozenset, zoc: frozenset) -> tuple[str, ...]:
+    """The enemy-ZOC hexes a cheapest way through the leg's drag ends passes on through."""
+    points = (leg.start,) + leg.ends
+    out: list[str] = []
+    for x, y in zip(points, points[1:]):
+        route = cheapest_route(ctx, x, y, costs, blocked=enemy)
+        out.extend(h for h in route[1:-1] if h in zoc and h not in out)
+    return tuple(out)
+
+
+def _passed_text(ctx, side, c, passed: tuple[str, ...]) -> str:
+    if not passed:
+        return ""
+    h = passed[0]
+    by = [ctx.label(e) for x, es in ctx.enemies(side, exclude=c.piece).items() if x in ctx.grid.neighbours(h) for e in es]
+    return f"; the cheapest way goes on through {h}" + (f", in the ZOC of {', '.join(sorted(by))}" if by else "")
 
 
 @rule("HF1205", "move-legal-only-by-road", "warning",
