@@ -313,3 +313,19 @@ def test_an_over_stack_formed_again_later_is_a_second_finding(meuse):
     first, second = [f.message for f in r.findings if f.code == "HF1301"]
     assert first.endswith("at the end of the Red Movement Phase of turn 1 and the Red Combat Phase of turn 1")
     assert second.endswith("at the end of the Red Movement Phase of turn 2, and still when the log ends")
+
+
+def test_prohibited_terrain_on_entry_and_the_near_miss(meuse):
+    # reinforcements brought straight into the A6.13 marsh (off their entry areas: HF1402 besides)
+    from tests.referee_records import Log, setup_position
+    from validator.position import Counter
+    pos, _ = setup_position(meuse, "1")
+    log = Log(pos, "3", "red-movement")
+    log.enter(Counter("x1", "red-4rd-eng", "red"), "A6.13", box="Red Turn 2")      # leg: marsh is 3 MP
+    assert [f for f in audit(meuse, log.record(), "1").findings if f.code == "HF1206"] == []
+    log = Log(pos, "3", "red-movement")
+    log.enter(Counter("x2", "red-9ab-tk", "red"), "A6.13", box="Red Turn 3")       # mechanized: P
+    r = audit(meuse, log.record(), "1")
+    assert [(f.code, f.severity, f.hexes, f.rule) for f in r.findings if f.code == "HF1206"] == [
+        ("HF1206", "error", ("A6.13",), "7.2")]
+    assert meuse.unit("red-9ab-tk").movement_class == "mechanized"

@@ -201,29 +201,40 @@ def _cost_text(ctx, costs, total: Optional[Fraction]) -> str:
 def _prohibited_end(ctx, c, leg: Leg):
     """(hex, TEC row) where one of the leg's drags ended in a hex whose terrain is prohibited to the
     unit's class, as the tree gives it; None if none did (or the terrain is not known)."""
-    tc = _terrain_costs(ctx, ctx.class_costs(c))
-    for h in leg.ends:
-        row = tc.prohibited_hex(h)
-        if row is not None:
-            return h, row
-    return None
+    return next((hit for hit in (_prohibited_hex(ctx, c, h) for h in leg.ends) if hit is not None), None)
 
 
 @rule("HF1206", "move-into-prohibited-terrain", "error",
       "a unit never enters a hex whose terrain the TEC prohibits to its movement class")
 def move_into_prohibited_terrain(ctx, m):
-    if not _judged_move(m) or m.reading[1] == "combat":
+    """A move, a retreat or advance, or an entry onto the map that ends in such a hex (where the tree's
+    map says so and no road or track leads into it)."""
+    ev = m.event
+    if not (isinstance(ev, Moved) and ev.dst.hex is not None and ev.counter.kind == "unit"):
         return
-    c = m.event.counter
-    leg = ctx.legs.get(c.piece)
-    hit = _prohibited_end(ctx, c, leg) if leg is not None and not leg.reported else None
+    c = ev.counter
+    leg = ctx.legs.get(c.piece) if m.reading is not None and m.reading[1] == "move" and ev.src.hex else None
+    if leg is not None and leg.reported:
+        return
+    hit = _prohibited_end(ctx, c, leg) if leg is not None else _prohibited_hex(ctx, c, ev.dst.hex)
     if hit is None:
         return
     h, row = hit
-    _mark_reported(ctx, c.piece, leg)
     cls = ctx.class_of(c)
-    yield Finding(f"{ctx.label(c)} ({cls}) moves {_leg_text(leg)}: {h} is {row.name.lower()}, prohibited to "
-                  f"{cls} units", hexes=(leg.start, h), units=(ctx.label(c),), rule=row.rule or _rule_no(ctx))
+    if leg is not None:
+        _mark_reported(ctx, c.piece, leg)
+        how, start = f"moves {_leg_text(leg)}", leg.start
+    elif ev.src.hex is None:
+        how, start = f"enters the map at {h}", None
+    else:
+        how, start = f"moves {ev.src} -> {ev.dst} (after a combat roll: a retreat or an advance)", ev.src.hex
+    yield Finding(f"{ctx.label(c)} ({cls}) {how}: {h} is {row.name.lower()}, prohibited to {cls} units",
+                  hexes=((start,) if start else ()) + (h,), units=(ctx.label(c),), rule=row.rule or _rule_no(ctx))
+
+
+def _prohibited_hex(ctx, c, h: str):
+    row = _terrain_costs(ctx, ctx.class_costs(c)).prohibited_hex(h)
+    return (h, row) if row is not None else None
 
 
 @rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit")
