@@ -329,3 +329,19 @@ def test_prohibited_terrain_on_entry_and_the_near_miss(meuse):
     assert [(f.code, f.severity, f.hexes, f.rule) for f in r.findings if f.code == "HF1206"] == [
         ("HF1206", "error", ("A6.13",), "7.2")]
     assert meuse.unit("red-9ab-tk").movement_class == "mechanized"
+
+
+def test_a_lasting_mix_of_divisions_is_one_finding(ardennes2):
+    from tests.referee_records import Log, setup_position
+    from validator.position import Counter, Where
+    pos, _ = setup_position(ardennes2, "7.1")
+    other = Counter("x2", "us-2id-a-23", "allied")
+    log = Log(pos.placed(other, Where(hex="B20.43")))
+    log.move(other, "B20.42")                  # joins two 9th Armored units, none marked DG
+    log.next_turn("2")
+    log.next_turn("3")
+    r = audit(ardennes2, log.record(), "7.1")
+    hits = [(f.step, f.code, f.severity, f.hexes) for f in r.findings if f.code.startswith("HF131")]
+    assert hits == [(2, "HF1311", "warning", ("B20.42",))]
+    msg = next(f.message for f in r.findings if f.code == "HF1311")
+    assert "of turn 1 and the" in msg and "of turn 2, and still when the log ends" in msg

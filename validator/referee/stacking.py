@@ -9,6 +9,7 @@ An over-stack that lasts through several phase ends is one finding, naming those
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Iterator
 from dataclasses import dataclass, replace
 
 from . import Finding, rule
@@ -101,7 +102,7 @@ def _stack_key(f: Finding) -> tuple:
 
 @dataclass(frozen=True)
 class _Open:
-    """An over-stack seen at the end of one or more phases in a row, not yet reported."""
+    """A stack over the limit (or mixed) seen at the end of one or more phases in a row, not yet reported."""
     finding: Finding
     step: int                                  # the step that ended the first of those phases
     phases: tuple[str, ...]
@@ -113,45 +114,52 @@ def _phase_name(ctx) -> str:
     return f"{name} of turn {ctx.turn}" if ctx.turn else name
 
 
-def _reported(ctx, o: _Open, still: bool) -> Finding:
-    """One finding for an over-stack that lasted through the ends of `o.phases`. A report of the same
-    over-stack made before an undo took back the step that ended it is withdrawn (this one replaces it)."""
+def _reported(ctx, code: str, o: _Open, still: bool) -> Finding:
+    """One finding for a stack that stayed wrong through the ends of `o.phases`. A report of the same
+    stack made before an undo took back the step that ended it is withdrawn (this one replaces it)."""
     f = o.finding
-    ctx.findings = [x for x in ctx.findings if not (x.code == "HF1301" and x.step == o.step
+    ctx.findings = [x for x in ctx.findings if not (x.code == code and x.step == o.step
                                                     and x.hexes == f.hexes and sorted(x.units) == sorted(f.units))]
     ends = o.phases[0] if len(o.phases) == 1 else ", the ".join(o.phases[:-1]) + " and the " + o.phases[-1]
     tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
-    return replace(f, message=f.message + tail, step=o.step)
+    return replace(f, message=f.message + tail, step=o.step, code=code)
 
 
-def _open_stacks(ctx) -> dict:
-    return ctx.memo.get("open_stacks", {})
-
-
-@rule("HF1301", "overstacked-at-phase-end", "error",
-      "at the end of each phase no hex holds more units than the stacking limit", on="phase-end")
-def overstacked_at_phase_end(ctx, m):
-    """An over-stack is reported once, when it ends (or the log does), naming every phase end it lasted
-    through; the memo is replaced, never changed in place, so an undo restores it."""
-    was, now = _open_stacks(ctx), {}
+def _carry(ctx, m, key: str, code: str, found) -> Iterator[Finding]:
+    """At a phase end: the stacks found wrong now join those wrong at the previous phase ends; each one
+    no longer found is reported once, naming every phase end it lasted through. The memo entry is
+    replaced, never changed in place, so an undo restores it."""
+    was, now = ctx.memo.get(key, {}), {}
     phase = _phase_name(ctx)
-    for f in _judge_stacks(ctx, m.before, at_log_end=False):
+    for f in found:
         k = _stack_key(f)
         o = was.get(k)
         now[k] = _Open(o.finding, o.step, o.phases + (phase,)) if o else _Open(f, m.step.index, (phase,))
     for k, o in was.items():
         if k not in now:
-            yield _reported(ctx, o, still=False)
-    ctx.memo["open_stacks"] = now
+            yield _reported(ctx, code, o, still=False)
+    ctx.memo[key] = now
+
+
+def _close_at_log_end(ctx, key: str, code: str, still_found) -> Iterator[Finding]:
+    """When the log ends: the stacks still carried are reported (saying whether they are still wrong)."""
+    was = ctx.memo.get(key, {})
+    still = {_stack_key(f) for f in still_found}
+    for k, o in was.items():
+        yield _reported(ctx, code, o, still=k in still)
+
+
+@rule("HF1301", "overstacked-at-phase-end", "error",
+      "at the end of each phase no hex holds more units than the stacking limit", on="phase-end")
+def overstacked_at_phase_end(ctx, m):
+    yield from _carry(ctx, m, "open_stacks", "HF1301", _judge_stacks(ctx, m.before, at_log_end=False))
 
 
 @rule("HF1302", "overstacked-at-log-end", "warning",
       "move units out of the hex before the phase ends", on="end")
 def overstacked_at_log_end(ctx, m):
-    was = _open_stacks(ctx)
-    still = {_stack_key(f) for f in _judge_stacks(ctx, ctx.position, at_log_end=False)}
-    for k, o in was.items():
-        yield replace(_reported(ctx, o, still=k in still), code="HF1301")
+    was = ctx.memo.get("open_stacks", {})
+    yield from _close_at_log_end(ctx, "open_stacks", "HF1301", _judge_stacks(ctx, ctx.position, at_log_end=False))
     for f in _judge_stacks(ctx, ctx.position, at_log_end=True):
         if (f.step or 0) <= ctx.memo.get("phase_end_step", 0) or _stack_key(f) in was:
             continue                           # judged at the end of its phase already
@@ -170,8 +178,8 @@ def _mixing_findings(ctx, position, at_log_end: bool):
             if kind == "nationalities-apart":
                 nats = sorted({ctx.unit(c).nationality for c in units if ctx.unit(c)} & set(mx.get("nationalities") or ()))
                 if len(nats) > 1:
-                    yield Finding(f"units of {' and '.join(nats)} share {h}" + (" when the log ends" if at_log_end else
-                                  " at the end of the phase"), hexes=(h,), units=names, rule=mx.get("rule"),
+                    yield Finding(f"units of {' and '.join(nats)} share {h}" + (" when the log ends" if at_log_end
+                                                                                 else ""), hexes=(h,), units=names, rule=mx.get("rule"),
                                   severity="warning" if at_log_end else None, side=side)
             elif kind == "divisional-integrity":
                 forms = sorted({ctx.unit(c).formation for c in units if ctx.unit(c) and ctx.unit(c).formation})
@@ -186,11 +194,14 @@ def _mixing_findings(ctx, position, at_log_end: bool):
 @rule("HF1311", "mixing-at-phase-end", "error",
       "separate units the mixing rules keep apart before the phase ends", on="phase-end")
 def mixing_at_phase_end(ctx, m):
-    yield from _mixing_findings(ctx, m.before, at_log_end=False)
+    yield from _carry(ctx, m, "open_mixes", "HF1311", _mixing_findings(ctx, m.before, at_log_end=False))
 
 
 @rule("HF1312", "mixing-at-log-end", "warning",
       "separate units the mixing rules keep apart before the phase ends", on="end")
 def mixing_at_log_end(ctx, m):
+    was = ctx.memo.get("open_mixes", {})
+    yield from _close_at_log_end(ctx, "open_mixes", "HF1311", _mixing_findings(ctx, ctx.position, at_log_end=False))
     for f in _mixing_findings(ctx, ctx.position, at_log_end=True):
-        yield f
+        if _stack_key(f) not in was:
+            yield f
