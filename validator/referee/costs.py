@@ -2,6 +2,8 @@
 `model.Cost`: MP, added MP, prohibited, or a code). The referee needs, per
 movement class, the cheapest cost a hex can have (what an unprinted hex is assumed to cost) and the
 cost of plain terrain without any road (to tell when a move is legal only along roads).
+`TerrainCosts` gives the exact cost of entering a hex from its neighbour where the tree gives the
+whole map (hex terrain, roads and tracks, hexsides and what cancels them), the cheapest elsewhere.
 """
 from __future__ import annotations
 
@@ -171,7 +173,7 @@ class TerrainCosts:
                 added += cell.mp
             elif cell.kind != "mp" or cell.mp != 0:
                 known = False
-        return StepCost(added, known and self.exact)
+        return StepCost(added, known and self.exact)    # a listed prohibited side bars even off a full map
 
     def prohibited_hex(self, h: str) -> Optional[TerrainType]:
         """The TEC row that certainly bars the class from hex h (no road or track of the map enters it);
