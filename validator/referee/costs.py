@@ -167,13 +167,13 @@ class TerrainCosts:
             t, cell = self._cell(f)
             if cell is None:
                 known = False
-            elif cell.prohibited:
+            elif cell.prohibited:                      # a listed prohibited hexside bars on any map
                 return StepCost(None, True, t)
             elif cell.kind == "added" and cell.mp is not None:
                 added += cell.mp
             elif cell.kind != "mp" or cell.mp != 0:
                 known = False
-        return StepCost(added, known and self.exact)    # a listed prohibited side bars even off a full map
+        return StepCost(added, known and self.exact)
 
     def prohibited_hex(self, h: str) -> Optional[TerrainType]:
         """The TEC row that certainly bars the class from hex h (no road or track of the map enters it);
