@@ -754,7 +754,9 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
                          f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
                          tuple(hexes), units, reason, tally.kept(), step)
     cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.all()})
-    seen = "; ".join(list(tally.no_reasons)[:2])
+    # why, first for the readings with the most attackers (the attack the record most likely shows)
+    widest = sorted(tally.all(), key=lambda c: -len(c.attackers))
+    seen = "; ".join(list(dict.fromkeys(p for c in widest if c.reason for p in c.reason.split("; ")))[:2])
     if not losses:
         seen += " (no unit lost or moved after the roll)"
     return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
