@@ -226,6 +226,19 @@ def test_tec_cells_read_from_the_notes_or_said_standard(game):
     assert terrain_effect(odd, {"1L": "Shift one column to the right."}).shift == 1   # the note says so
 
 
+def test_a_shift_no_note_explains_is_read_as_standard_and_said(game):
+    import dataclasses
+    bare = dataclasses.replace(game, tec=dataclasses.replace(game.tec, notes={}))
+    at = "B2.17"                                                       # Pontis, a town: 1L
+    hexes = [n for n in sorted(game.grid.neighbours(at)) if not side_features(game, at, n)][:1]
+    att, dfn, pos = _one_hex_battle(game, at, ["red-4rd-10"] * 4, ["blue-12id-30"], hexes)
+    events = Battle.apply.__get__(_as_battle(game, at, att, dfn))("EX")      # 4:1 -> 3:1, roll 4 = EX
+    j = judge_battle(bare, pos, "red", roll(4), events)
+    assert j.verdict == "legal" and j.notes == ("no TEC note explains '1L': read as the standard shift of 1 "
+                                                "column(s) left",)
+    assert judge_battle(game, pos, "red", roll(4), events).notes == ()
+
+
 # -- die-roll modifiers (8.5) --
 def test_armor_against_clear_terrain_adds_one(game):
     # 6 (a tank) against 5 (7/3) in clear: 1:1; roll 2 +1 = 3 at 1:1 is NE; without the DRM row 2 is AR
@@ -338,11 +351,17 @@ def test_advance_into_the_vacated_hex(game):
     beyond = next(n for n in sorted(game.grid.neighbours(OPEN)) if game.grid.distance(h, n) == 2)
     j = judge_battle(game, pos, "red", roll(2), [retreat, Moved(a, Where(h), Where(beyond))])
     assert j.verdict == "violation" and "enters the defender's hex" in j.message
-    # roll 5 at 3:1 is D1/DR; roll 4 is EX, which gives no advance: the tank moving in is a violation
-    j = judge_battle(game, pos, "red", roll(4), [StateChanged(d.with_state({"reduced"}), d.state, Where(OPEN)),
-                                                 StateChanged(a.with_state({"reduced"}), a.state, Where(h)),
-                                                 Moved(att[1][0], Where(h), Where(OPEN))])
-    assert j.verdict == "violation" and "the result gives no advance" in j.message
+    # roll 4 at 3:1 is EX: the defender, flipped, stays; moving into its hex is a violation
+    flips = [StateChanged(d.with_state({"reduced"}), d.state, Where(OPEN)),
+             StateChanged(a.with_state({"reduced"}), a.state, Where(h))]
+    j = judge_battle(game, pos, "red", roll(4), flips + [Moved(att[1][0], Where(h), Where(OPEN))])
+    assert j.verdict == "violation" and f"but the defender's hex {OPEN} was not vacated" in j.message
+    # a reduced defender eliminated by EX vacates its hex: any result then allows the advance (8.7)
+    weak = d.with_state({"reduced"})
+    pos2 = Position.of([(c, Where(x)) for c, x in att] + [(weak, Where(OPEN))])   # three of them: 12:3, EX
+    j = judge_battle(game, pos2, "red", roll(3), [Removed(weak, Where(OPEN)), flips[1],
+                                                  Moved(att[1][0], Where(h), Where(OPEN))])
+    assert j.verdict == "legal" and j.message.endswith("(EX)"), j.message
 
 
 # -- the real logs --

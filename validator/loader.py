@@ -279,7 +279,7 @@ def _drm_condition(m) -> Optional[DrmCondition]:
 def _after_combat(m) -> Optional[AfterCombat]:
     if not m:
         return None
-    return AfterCombat(m.get("retreat"), _t(m.get("avoids")), m.get("advance"), m.get("rule"))
+    return AfterCombat(m.get("retreat"), _t(m.get("avoids")), m.get("advance"), m.get("rule"), m.get("advance_hexes"))
 
 
 def _strengths(m) -> TableStrengths:

@@ -387,6 +387,7 @@ class AfterCombat:
                                               # prohibited_terrain | overstack (ends over the stacking limit)
     advance: Optional[str] = None             # defender_hex_first: an advance enters the vacated defender hex first
     rule: Optional[str] = None
+    advance_hexes: Optional[int] = None       # an advance into a vacated hex after any result, this far at most
 
 
 @dataclass(frozen=True, slots=True)

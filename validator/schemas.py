@@ -236,7 +236,10 @@ _AFTER_COMBAT = _obj(
     retreat={"enum": ["exactly", "at_most"], "description": "a unit retreating N hexes ends exactly / at most N "
                                                             "hexes from its hex, each hex farther from it"},
     avoids={"type": "array", "items": {"enum": ["enemy_units", "enemy_zoc", "prohibited_terrain", "overstack"]}},
-    advance={"enum": ["defender_hex_first"], "description": "an advance enters the vacated defender hex first"})
+    advance={"enum": ["defender_hex_first"], "description": "an advance enters the vacated defender hex first"},
+    advance_hexes={"type": "integer", "minimum": 1,
+                   "description": "whenever the defender's hex is vacated, attackers may advance this far "
+                                  "(whatever the result); absent: only results with `advance` allow one"})
 
 TABLES = _obj(
     ["tables"],

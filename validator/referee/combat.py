@@ -23,7 +23,7 @@ from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
 from .combat_terrain import (BattleFacts, TerrainEffect, drm_counts, hexside_readings, table_drm_features,
                              terrain_effect, type_effect)
 from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables
-from .retreats import AfterBattle, RetreatMap, moves_fit, retreat_of
+from .retreats import UNREAD, AfterBattle, RetreatMap, moves_fit, retreat_of
 
 # -- CODES: every finding this module makes (HF15xx; HF1590-HF1599 for notes) --
 COMBAT_RESULT_NOT_ON_TABLE = declare(
@@ -76,6 +76,7 @@ class Judgement:
     candidates: tuple[Candidate, ...] = ()
     step: Optional[int] = None
     pieces: tuple[str, ...] = ()              # the pieces the record shows losing or moving after the roll
+    notes: tuple[str, ...] = ()               # how a cell of the tree was read where no note explains it
 
     @property
     def severity(self) -> str:
@@ -291,7 +292,7 @@ def _blocked_judge(after: AfterBattle, effects: list, o: SideOutcome) -> Optiona
     """Losses beyond the result explained by retreats that could not be made: legal only if each unit so
     eliminated had every way blocked (judged on the map; unknown where the tree cannot tell)."""
     n = retreat_of(effects)
-    if n is None:
+    if n is None or n == UNREAD:
         return None
     game, position = after.map.game, after.map.position
 
@@ -564,6 +565,7 @@ class _Tally:
     reasons: dict[str, None] = field(default_factory=dict)
     no_reasons: dict[str, None] = field(default_factory=dict)
     fits: dict[tuple, tuple[str, Optional[str]]] = field(default_factory=dict)   # memo of cell_fit
+    notes: dict[str, None] = field(default_factory=dict)                         # readings taken as standard
     found: bool = False                                                          # a reading fits: stop
 
     def add(self, c: Candidate, outcome_key: tuple = ()) -> None:
@@ -631,10 +633,15 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
             after = _after_battle(b, ct, hex_id, attackers, defenders)
             facts = BattleFacts(tuple(position.counter(p).unit for p in attackers), a_hexes, hex_id, te.terrain)
             drms, _ = table_drms(game, ct, b.side)
-            for hx in hexside_readings(game, a_hexes, hex_id, table_drm_features(drms)):
+            named = table_drm_features(drms)
+            te_drm = 0 if te.terrain in named else te.drm      # the table's own DRM for that terrain
+            for hx in hexside_readings(game, a_hexes, hex_id, named):
                 st = strengths(game, ct.table.strengths, position, attackers, defenders,
                                _times(te.multiplier, hx.multiplier))
-                sums, open_ended = modifier_sums(game, ct, b.side, facts, te.drm + hx.drm)
+                sums, open_ended = modifier_sums(game, ct, b.side, facts, te_drm + hx.drm)
+                for n in (te.assumption,) + hx.assumptions:
+                    if n:
+                        tally.notes[n] = None
                 shift = te.shift + hx.shift
                 reading = (ct.id, a_out.key(), te, st, shift, frozenset(sums), after.key() if after else ())
                 if reading in tried:
@@ -747,12 +754,13 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
         fit = next(c for c in tally.all() if c.fit == YES)
         return Judgement("legal", None, rule,
                          f"combat {shown} against {fit.defender_hex}: fits {fit.table} column {fit.column}, "
-                         f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step)
+                         f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step,
+                         notes=tuple(tally.notes))
     if tally.has(UNKNOWN) or not tally.candidates:
         reason = "; ".join(list(tally.reasons)[:4]) or "no reading of the battle could be tried"
         return Judgement("unverified", COMBAT_UNVERIFIED, rule,
                          f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
-                         tuple(hexes), units, reason, tally.kept(), step)
+                         tuple(hexes), units, reason, tally.kept(), step, notes=tuple(tally.notes))
     cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.all()})
     # why, first for the readings with the most attackers (the attack the record most likely shows)
     widest = sorted(tally.all(), key=lambda c: -len(c.attackers))
@@ -762,4 +770,5 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
     return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
                      f"combat {shown} against {', '.join(hexes)}: the applied result fits no cell the table gives "
                      f"({len(cells)} possible: {', '.join(cells[:6])}{' …' if len(cells) > 6 else ''}); {seen}",
-                     involved, units, None, tally.kept(), step, tuple(sorted(losses)))
+                     involved, units, None, tally.kept(), step, tuple(sorted(losses)),
+                     tuple(tally.notes))

@@ -221,8 +221,9 @@ def condition_holds(game: Game, cond: DrmCondition, facts: BattleFacts) -> str:
 
 
 def table_drm_features(drms: Iterable[DRM]) -> frozenset[str]:
-    """The hexside features the table's own DRMs name: the TEC's DRM cell for them is the same modifier."""
-    return frozenset(f for d in drms if d.condition for f in d.condition.across)
+    """The terrain the table's own DRMs name (`across`, `defender_terrain`): the TEC's DRM cell for it is
+    the same modifier, counted once."""
+    return frozenset(f for d in drms if d.condition for f in d.condition.across + d.condition.defender_terrain)
 
 
 def drm_counts(game: Game, d: DRM, facts: Optional[BattleFacts]) -> tuple[int, ...]:

@@ -43,6 +43,8 @@ def combat_not_judged(ctx, m):
         return
     following = list(_following(ctx, m.step))
     j = judge_battle(ctx.game, ctx.position, side, m.event, tuple(e for _, e in following), m.step)
+    for note in j.notes:
+        ctx.partly(m.step.index, note)
     if j.verdict == "violation":
         # located where the record first shows the result the table does not give (else at the roll)
         at = next((n for n, e in following if getattr(e, "counter", None) is not None

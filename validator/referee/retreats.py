@@ -184,10 +184,10 @@ class AfterBattle:
     def advance_fit(self, piece: str, n: Optional[int]) -> tuple[str, Optional[str]]:
         origin, dest = self._origin(piece), self.moves[piece]
         name = self._name(piece)
-        if n is None:
-            return NO, f"{name} moved {origin} -> {dest} after the battle; the result gives no advance"
         if not self.vacated():
             return NO, f"{name} advanced {origin} -> {dest}, but the defender's hex {self.defender_hex} was not vacated"
+        if n is None:
+            return NO, f"{name} moved {origin} -> {dest} after the battle; the result gives no advance"
         d = self.map.game.grid.distance(self.defender_hex, dest)
         if d is None or d > n - 1:
             return NO, (f"{name} advanced {origin} -> {dest}: an advance of {n} hex(es) enters the defender's hex "
@@ -201,16 +201,23 @@ def _number(v: Optional[str], printed: Optional[int]) -> Optional[int]:
     return printed if v == "#" else int(v)
 
 
+UNREAD = -1                                    # a retreat or advance whose number is not printed
+
+
 def retreat_of(effects: list[tuple[SideEffect, Optional[int]]]) -> Optional[int]:
     """The hexes a side's effects retreat it (the longest where several do); None: no retreat."""
     ns = [_number(e.retreat, n) for e, n in effects if e.retreat is not None]
-    ns = [x for x in ns if x is not None]
-    return max(ns) if ns else None
+    return UNREAD if None in ns else max(ns) if ns else None
 
 
-def advance_of(effects: list[tuple[SideEffect, Optional[int]]]) -> Optional[int]:
+def advance_of(effects: list[tuple[SideEffect, Optional[int]]], vacated: bool,
+               rules: AfterCombat) -> Optional[int]:
+    """How far the attackers may advance: the result's advance, or the table's advance into any vacated hex."""
     ns = [_number(e.advance, n) for e, n in effects if e.advance is not None]
-    ns = [x for x in ns if x is not None]
+    if None in ns:
+        return UNREAD
+    if vacated and rules.advance_hexes:
+        ns.append(rules.advance_hexes)
     return max(ns) if ns else None
 
 
@@ -223,10 +230,14 @@ def moves_fit(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Optiona
         for p in pieces:
             if p in ab.removed:
                 continue
-            if n is not None and ab.rules.retreat:
+            if n == UNREAD and (p in ab.moves or ab.rules.retreat):
+                fits.append((UNKNOWN, f"how far {code} retreats is not printed"))
+            elif n is not None and ab.rules.retreat:
                 fits.append(ab.retreat_fit(p, n, code))
             elif p in ab.moves and side == "attacker" and ab.rules.advance:
-                fits.append(ab.advance_fit(p, advance_of(effects["attacker"])))
+                a = advance_of(effects["attacker"], ab.vacated(), ab.rules)
+                fits.append((UNKNOWN, f"how far {code} advances is not printed") if a == UNREAD
+                            else ab.advance_fit(p, a))
             elif p in ab.moves and side == "defender" and ab.rules.retreat:
                 fits.append((NO, f"{ab._name(p)} moved {ab._origin(p)} -> {ab.moves[p]} after the battle; "
                                  "the result gives it no retreat"))
