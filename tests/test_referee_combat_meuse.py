@@ -16,8 +16,8 @@ from validator.position import Counter, Position, Where
 from validator.record import DieRoll, Moved, Removed, StateChanged
 from validator.referee.audit import audit
 from validator.referee.combat import judge_battle
-from validator.referee.combat_terrain import side_features, terrain_effect
 from validator.model import TerrainType
+from validator.referee.combat_terrain import side_features, terrain_effect
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "vlogs"
 COLUMNS = ["1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"]
@@ -105,9 +105,7 @@ class Battle:
         return [self._flip(c, h)] if full else [Removed(c, Where(h))]
 
     def _ar(self):
-        hexes = [h for _, h in self.att]
-        return [Moved(c, Where(h), Where(_clear_step(self.game, h, [self.at], self.at, 2))) for c, h in self.att
-                if hexes]
+        return [Moved(c, Where(h), Where(_clear_step(self.game, h, [self.at], self.at, 2))) for c, h in self.att]
 
     def _ne(self):
         return []
@@ -282,6 +280,16 @@ def test_attacking_across_the_river_subtracts_one_and_a_bridge_cancels_it(game):
     assert j.verdict == "legal" and "row 0 (AE)" in j.message
     assert judge_battle(game, pos, "red", roll(1), [StateChanged(inf.with_state({"reduced"}), inf.state,
                                                                  Where(RIVER_ATT[0]))]).verdict == "violation"
+    # near miss: a second attacker not across the river; 8 against 5 = 1:1 and no DRM: roll 1 is AR (both
+    # retreat), which row 0 (A1 at 1:1) would not give
+    other = "A15.05"
+    assert side_features(game, other, RIVER_DEF) == frozenset()
+    inf2 = Counter("b", "red-4rd-11", "red")
+    pos2 = Position.of([(inf, Where(RIVER_ATT[0])), (inf2, Where(other)), (dfn, Where(RIVER_DEF))])
+    back = [Moved(c, Where(h), Where(_clear_step(game, h, [RIVER_DEF], RIVER_DEF, 2)))
+            for c, h in ((inf, RIVER_ATT[0]), (inf2, other))]
+    j = judge_battle(game, pos2, "red", roll(1), back)
+    assert j.verdict == "legal" and "column 1:1, row 1 (AR)" in j.message, j.message
     # across the Pontis bridge (B2.17 -> B1.17: river and bridge) there is no DRM: roll 1 at 1:2 is A1
     assert side_features(game, "B2.17", "B1.17") == frozenset({"bridge"})
     pos = Position.of([(inf, Where("B2.17")), (dfn, Where("B1.17"))])
@@ -311,7 +319,7 @@ def test_retreat_of_two_hexes(game):
     toward = next(n for n in game.grid.within(OPEN, 2) if game.grid.distance(OPEN, n) == 2
                   and game.grid.distance(h, n) == 1)
     j = judge_battle(game, pos, "red", roll(2), [Moved(d, Where(OPEN), Where(toward))])
-    assert j.verdict == "violation" and f"no retreat of 2 hex(es) ends there" in j.message
+    assert j.verdict == "violation" and "no retreat of 2 hex(es) ends there" in j.message
     # roll 5 at 3:1 is D1/DR: flipped, but not retreating (a smaller attack gives EX or DR: no reading fits)
     j = judge_battle(game, pos, "red", roll(5), [StateChanged(d.with_state({"reduced"}), d.state, Where(OPEN))])
     assert j.verdict == "violation" and "blue-3id-7 did not retreat (D1/DR: 2 hex(es))" in j.message
