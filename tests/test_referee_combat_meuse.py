@@ -390,3 +390,18 @@ def test_meuse_violations_step_10_deletes_a_defender_that_should_retreat(game):
     f = next(f for f in r.findings if f.code == "HF1501")
     assert "1:2/5: DR" in f.message and "blue-3id-9 was eliminated though it could retreat to" in f.message
     assert (f.turn, f.phase, f.side) == ("1", "red-combat", "red")
+
+
+def test_drm_conditions_evaluate_yes_no_unknown(game):
+    from validator.model import DrmCondition
+    from validator.referee.combat_terrain import BattleFacts, condition_holds
+    tanks = BattleFacts(("red-1ad-1tk", "red-4rd-10"), frozenset({"B14.13", "B13.14"}), OPEN, "clear")
+    assert condition_holds(game, DrmCondition(attacker_class=("mechanized",)), tanks) == "yes"
+    assert condition_holds(game, DrmCondition(attacker_type=("engineer",)), tanks) == "no"
+    assert condition_holds(game, DrmCondition(attack_hexes=3), tanks) == "no"
+    # the defender's terrain not known in this reading: may or may not hold; a unit the tree lacks likewise
+    unknown = BattleFacts(("red-4rd-10", None), frozenset({"B14.13"}), OPEN, None)
+    assert condition_holds(game, DrmCondition(defender_terrain=("clear",)), unknown) == "unknown"
+    assert condition_holds(game, DrmCondition(attacker_type=("armor",)), unknown) == "unknown"
+    # every part must hold: one "no" decides
+    assert condition_holds(game, DrmCondition(attacker_type=("armor",), defender_terrain=("woods",)), tanks) == "no"
