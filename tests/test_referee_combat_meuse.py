@@ -389,7 +389,7 @@ def test_meuse_violations_step_10_deletes_a_defender_that_should_retreat(game):
     assert combat == [(10, "HF1501", "error", ("B1.17",), ("blue-3id-9",))]
     f = next(f for f in r.findings if f.code == "HF1501")
     assert "1:2/5: DR" in f.message and "blue-3id-9 was eliminated though it could retreat to" in f.message
-    assert (f.turn, f.phase, f.side) == ("1", "red-combat", "red")
+    assert (f.turn, f.phase, f.side, f.rule) == ("1", "red-combat", "red", "8.3, 8.6")
 
 
 def test_drm_conditions_evaluate_yes_no_unknown(game):

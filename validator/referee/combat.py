@@ -22,7 +22,7 @@ from ..position import Counter, Position
 from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
 from .combat_terrain import (BattleFacts, TerrainEffect, drm_counts, hexside_readings, table_drm_features,
                              terrain_effect, type_effect)
-from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables
+from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables, read_cell
 from .retreats import UNREAD, AfterBattle, RetreatMap, moves_fit, retreat_of
 
 # -- CODES: every finding this module makes (HF15xx; HF1590-HF1599 for notes) --
@@ -744,8 +744,24 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
     return _verdict(game, position, roll, hexes, losses, tally, step, tables)
 
 
+def _result_rules(tally: _Tally, tables) -> tuple[str, ...]:
+    """The rules of the results a violation's possible cells give (what the record should have shown), where
+    they are few."""
+    if tally.has(YES):
+        return ()
+    by_id = {ct.id: ct for ct in tables}
+    out: list[str] = []
+    for c in tally.all():
+        ct = by_id.get(c.table)
+        if ct is None or not c.cell:
+            continue
+        out += [r.effect.rule for r in read_cell(c.cell, ct.table).results if r.effect and r.effect.rule]
+    rules = tuple(dict.fromkeys(out))
+    return rules if len(rules) <= 2 else ()          # many possible results: the table's rule says enough
+
+
 def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -> Judgement:
-    rule = ", ".join(dict.fromkeys(x for x in (tables[0].table.rule,) if x)) or None
+    rule = ", ".join(dict.fromkeys(x for x in (tables[0].table.rule,) + _result_rules(tally, tables) if x)) or None
     others = sorted({w.hex for p in losses if (w := position.where(p)) and w.hex} - set(hexes))
     involved = tuple(hexes) + tuple(others)
     units = _units_of(position, sorted(losses))
