@@ -134,7 +134,8 @@ class AfterBattle:
     removed: frozenset[str]
 
     def key(self) -> tuple:
-        return tuple(sorted(self.attackers))
+        """What a cell's fit depends on beyond the losses: the battle's hex and who attacked."""
+        return (self.defender_hex,) + tuple(sorted(self.attackers))
 
     @property
     def rules(self) -> AfterCombat:
