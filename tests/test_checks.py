@@ -127,6 +127,8 @@ case("HF609", "places.yaml")(lambda d: d["victory"][0].update(value=None))
 case("HF610", "game.yaml")(lambda d: d["rules"]["combat"].update(table="crt2"))
 case("HF619", "tec.yaml")(lambda d: d["terrain"].append(
     {"id": "ford", "name": "Ford", "kind": "hexside", "cancels": ["stream"]}))
+case("HF620", "tables.yaml")(lambda d: _crt(d).update(
+    drm=[{"value": 1, "when": "attacked across a river", "if": {"across": ["rivr"]}}]))
 # -- errata and gaps ---------------------------------------------------------------------------
 case("HF701", "errata/mini-errata.yaml")(lambda d: d["items"].append(
     {"id": "2", "wording": "no-op", "patches": [{"op": "set", "file": S1, "path": ["first_turn"], "from": "1", "to": "1"}]}))

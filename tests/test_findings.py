@@ -78,6 +78,7 @@ EXACT = {
     "HF613": ("info", "tec.yaml", ("- id: lake", 1), (), ()),
     "HF614": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF619": ("error", "tec.yaml", ("- id: ford", 1), (), ()),
+    "HF620": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF701": ("warning", ERR, ("- op: set", 2), (), ()),
     "HF703": ("info", ERR, ("- id: '1'", 1), (), ()),
     "HF801": ("error", ERR, ("- op: set", 1), (), ()),
@@ -104,6 +105,7 @@ WORDS = {
     "HF612": "die '1d10' is not declared in game.yaml (declared: 1d6)",
     "HF613": "TEC movement code 'P' has no note saying what it means: Lake (leg), Lake (mech)",
     "HF619": "TEC row ford: cancels 'stream', which is not in the TEC",
+    "HF620": "the DRM 'attacked across a river' names across 'rivr', which the tree does not have",
 }
 
 
@@ -250,6 +252,8 @@ NEAR = {
               or base._crt(d).update(complete=False, missing=["roll 1, 3:1"])),
     "HF619": ("tec.yaml", lambda d: d["terrain"].append(                        # cancels a row the TEC has
         {"id": "ford", "name": "Ford", "kind": "hexside", "cancels": ["river"]})),
+    "HF620": (TAB, lambda d: base._crt(d).update(drm=[                              # names the tree's river
+        {"value": 1, "when": "attacked across a river", "if": {"across": ["river"], "attacker_type": ["infantry"]}}])),
     "HF701": (ERR, lambda d: d["items"].append({"id": "2", "wording": "turn 2", "patches": [
         {"op": "set", "file": S1, "path": ["first_turn"], "from": "1", "to": "2"}]})),
     "HF703": (ERR, lambda d: d.update(kind="official")),

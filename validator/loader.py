@@ -20,7 +20,7 @@ from .model import (
     DRM, TEC, Area, CombatRule, MixingRule, StackingRule, ZocRule, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
-    SideEffect, TableClamp, TableStrengths,
+    SideEffect, TableClamp, TableStrengths, DrmCondition, AfterCombat,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
 from .tec import read_costs
@@ -265,7 +265,21 @@ def _result_effect(m) -> Optional[ResultEffect]:
 def _clamp(m) -> TableClamp:
     if not m:
         return TableClamp()
-    return TableClamp(m.get("below", "unknown"), m.get("above", "unknown"), m.get("rule"))
+    return TableClamp(m.get("below", "unknown"), m.get("above", "unknown"), m.get("rule"),
+                      m.get("shift_below", "unknown"), m.get("shift_above", "unknown"), m.get("shift_rule"))
+
+
+def _drm_condition(m) -> Optional[DrmCondition]:
+    if not m:
+        return None
+    return DrmCondition(_t(m.get("attacker_type")), _t(m.get("attacker_class")), _t(m.get("defender_terrain")),
+                        m.get("attack_hexes"), _t(m.get("across")))
+
+
+def _after_combat(m) -> Optional[AfterCombat]:
+    if not m:
+        return None
+    return AfterCombat(m.get("retreat"), _t(m.get("avoids")), m.get("advance"), m.get("rule"), m.get("advance_hexes"))
 
 
 def _strengths(m) -> TableStrengths:
@@ -452,13 +466,15 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             tuple(ResultCode(k["code"], k["meaning"], _loc(k), _result_effect(k.get("effect")))
                   for k in x.get("key") or ()),
             _t(x.get("separators")) or ("/", " "),
-            tuple(DRM(d["value"], d["when"], d.get("rule"), d.get("side"), bool(d.get("repeats")))
+            tuple(DRM(d["value"], d["when"], d.get("rule"), d.get("side"), bool(d.get("repeats")),
+                      _drm_condition(d.get("if")))
                   for d in x.get("drm") or ()),
             x.get("reconstruction"), _t(x.get("uncertain")), bool(x.get("complete", True)),
             {**dict(x.get("extra") or {}), **({"missing": list(x["missing"])} if x.get("missing") else {})},
             _loc(x), _table_notes(x.get("notes")), next((d for d in dice if d.name == x.get("dice")), None),
             clamp=_clamp(x.get("clamp")), sides=_t(x.get("sides")), drm_from=x.get("drm_from"),
-            rounding=x.get("rounding"), rounding_rule=x.get("rounding_rule"), strengths=_strengths(x.get("strengths"))))
+            rounding=x.get("rounding"), rounding_rule=x.get("rounding_rule"), strengths=_strengths(x.get("strengths")),
+            after_combat=_after_combat(x.get("after_combat"))))
 
     c = files.get("counters.yaml") or {}
     default_steps = int(c.get("default_steps") or 1)

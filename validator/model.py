@@ -338,12 +338,23 @@ class ResultCode:
 
 
 @dataclass(frozen=True, slots=True)
+class DrmCondition:
+    """A DRM's condition as data (tables.yaml `if:`): every part given must hold; () / None = not part of it."""
+    attacker_type: tuple[str, ...] = ()       # at least one attacking unit is of one of these types
+    attacker_class: tuple[str, ...] = ()      # at least one attacking unit is of one of these movement classes
+    defender_terrain: tuple[str, ...] = ()    # the defender's hex is of one of these terrains
+    attack_hexes: Optional[int] = None        # the defender is attacked from at least this many hexes
+    across: tuple[str, ...] = ()              # every attacking unit attacks across one of these hexside features
+
+
+@dataclass(frozen=True, slots=True)
 class DRM:
     value: int
     when: str
     rule: Optional[str]
     side: Optional[str] = None                # the attacking side it applies to; None = either
     repeats: bool = False                     # may apply several times ("per 20 points", "for each air unit")
+    condition: Optional[DrmCondition] = None  # `if:` as data; None = only the `when` text (may or may not apply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +374,20 @@ class TableClamp:
     below: str = "unknown"
     above: str = "unknown"
     rule: Optional[str] = None
+    shift_below: str = "unknown"              # a terrain shift past the first column: lowest | prohibited | unknown
+    shift_above: str = "unknown"              # a shift past the last column: highest | prohibited | unknown
+    shift_rule: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True)
+class AfterCombat:
+    """How the referee may judge retreats and advances after a battle (tables.yaml `after_combat`)."""
+    retreat: Optional[str] = None             # exactly | at_most: a unit retreating N ends that far from its hex
+    avoids: tuple[str, ...] = ()              # what a retreat never enters: enemy_units | enemy_zoc |
+                                              # prohibited_terrain | overstack (ends over the stacking limit)
+    advance: Optional[str] = None             # defender_hex_first: an advance enters the vacated defender hex first
+    rule: Optional[str] = None
+    advance_hexes: Optional[int] = None       # an advance into a vacated hex after any result, this far at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +417,7 @@ class Table:
     rounding: Optional[str] = None            # how an odds ratio rounds: defender | attacker | nearest
     rounding_rule: Optional[str] = None
     strengths: TableStrengths = TableStrengths()
+    after_combat: Optional[AfterCombat] = None  # None: retreats and advances are not judged
 
     def roll_range(self) -> Optional[tuple[int, int]]:
         """The rolls the table must cover (inclusive): as printed, else every total of its declared die."""

@@ -223,6 +223,24 @@ _RESULT_EFFECT = _obj(attacker=_SIDE_EFFECT, defender=_SIDE_EFFECT, designated=_
 _CLAMP_END = {"enum": ["lowest", "highest", "prohibited", "unknown"],
               "description": "what a combat beyond the printed columns uses; prohibited = no such attack"}
 
+_SHIFT_END = {"enum": ["lowest", "highest", "prohibited", "unknown"],
+              "description": "where a terrain column shift past the printed columns lands"}
+# A DRM's condition as data: every part given must hold (the referee evaluates it per reading of a battle)
+_DRM_IF = _obj(
+    attacker_type={**_strs, "description": "at least one attacking unit is of one of these types"},
+    attacker_class={**_strs, "description": "at least one attacking unit is of one of these movement classes"},
+    defender_terrain={**_strs, "description": "the defender's hex is of one of these terrains (tec ids)"},
+    attack_hexes={"type": "integer", "minimum": 1, "description": "attacked from at least this many hexes"},
+    across={**_strs, "description": "every attacking unit attacks across one of these hexside features"})
+_AFTER_COMBAT = _obj(
+    retreat={"enum": ["exactly", "at_most"], "description": "a unit retreating N hexes ends exactly / at most N "
+                                                            "hexes from its hex, each hex farther from it"},
+    avoids={"type": "array", "items": {"enum": ["enemy_units", "enemy_zoc", "prohibited_terrain", "overstack"]}},
+    advance={"enum": ["defender_hex_first"], "description": "an advance enters the vacated defender hex first"},
+    advance_hexes={"type": "integer", "minimum": 1,
+                   "description": "whenever the defender's hex is vacated, attackers may advance this far "
+                                  "(whatever the result); absent: only results with `advance` allow one"})
+
 TABLES = _obj(
     ["tables"],
     tables={"type": "array", "items": _obj(
@@ -237,8 +255,10 @@ TABLES = _obj(
         key={"type": "array", "items": _obj(["code", "meaning"], code=_s, meaning=_s, effect=_RESULT_EFFECT)},
         separators=_strs,
         drm={"type": "array", "items": _obj(["value", "when"], value=_int, when=_s, side=_sn,
-                                            repeats={"type": "boolean"})},
-        clamp=_obj(below=_CLAMP_END, above=_CLAMP_END),
+                                            repeats={"type": "boolean"}, **{"if": _DRM_IF})},
+        clamp=_obj(below=_CLAMP_END, above=_CLAMP_END, shift_below=_SHIFT_END, shift_above=_SHIFT_END,
+                   shift_rule=_sn),
+        after_combat=_AFTER_COMBAT,
         sides={**_strs, "description": "the attacking sides that may use this table (default: every side)"},
         drm_from={**_sn, "description": "the id of the table whose die-roll modifiers apply to this one too"},
         rounding={"enum": ["defender", "attacker", "nearest"],

@@ -237,3 +237,24 @@ def tec_cancels_unknown(ctx):
         for tid in t.cancels:
             if tid not in known:
                 yield Finding(t.loc, f"TEC row {t.id}: cancels {tid!r}, which is not in the TEC")
+
+
+@check("HF620", "table-drm-condition-unknown", "error",
+       "a DRM's `if:` names TEC terrain ids, unit types and movement classes of the tree; fix the name")
+def table_drm_condition_unknown(ctx):
+    # a misspelt name would make the condition never hold: the referee would then never apply the DRM
+    g = ctx.game
+    terrain = {t.id for t in g.tec.terrain} if g.tec else set()
+    hexsides = {t.id for t in g.tec.terrain if t.kind == "hexside"} if g.tec else set()
+    kinds = {"attacker_type": {u.type for u in g.units},
+             "attacker_class": set(g.rules.movement_classes) | {u.movement_class for u in g.units},
+             "defender_terrain": terrain, "across": hexsides}
+    for t in g.tables:
+        for d in t.drm:
+            if d.condition is None:
+                continue
+            for part, known in kinds.items():
+                bad = [x for x in getattr(d.condition, part) if x not in known]
+                if bad:
+                    yield Finding(t.loc, f"table {t.name}: the DRM {d.when!r} names {part} "
+                                         f"{', '.join(map(repr, bad))}, which the tree does not have")

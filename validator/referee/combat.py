@@ -14,13 +14,16 @@ import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 from ..codes import CODES, declare
-from ..model import Game, SideEffect, TableStrengths, TerrainType, Unit
+from ..model import DRM, Game, SideEffect, TableStrengths, Unit
 from ..position import Counter, Position
 from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
-from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables
+from .combat_terrain import (BattleFacts, TerrainEffect, drm_counts, hexside_readings, table_drm_features,
+                             terrain_effect, type_effect)
+from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables, read_cell
+from .retreats import UNREAD, AfterBattle, RetreatMap, moves_fit, retreat_of
 
 # -- CODES: every finding this module makes (HF15xx; HF1590-HF1599 for notes) --
 COMBAT_RESULT_NOT_ON_TABLE = declare(
@@ -72,6 +75,8 @@ class Judgement:
     reason: Optional[str] = None
     candidates: tuple[Candidate, ...] = ()
     step: Optional[int] = None
+    pieces: tuple[str, ...] = ()              # the pieces the record shows losing or moving after the roll
+    notes: tuple[str, ...] = ()               # how a cell of the tree was read where no note explains it
 
     @property
     def severity(self) -> str:
@@ -86,6 +91,7 @@ class Loss:
     removed: bool
     reduced: bool
     moved: bool
+    to: Optional[str] = None                  # the hex its last move ended in
 
 
 def observed_losses(position: Position, events: Iterable[Event]) -> dict[str, Loss]:
@@ -93,7 +99,7 @@ def observed_losses(position: Position, events: Iterable[Event]) -> dict[str, Lo
     reduced (and not back), moved (a retreat or an advance)."""
     removed: set[str] = set()
     state: dict[str, frozenset[str]] = {}
-    moved: set[str] = set()
+    moved: dict[str, Optional[str]] = {}
     for e in events:
         if isinstance(e, Removed):
             removed.add(e.counter.piece)
@@ -103,12 +109,12 @@ def observed_losses(position: Position, events: Iterable[Event]) -> dict[str, Lo
         elif isinstance(e, StateChanged):
             state[e.counter.piece] = e.counter.state
         elif isinstance(e, Moved):
-            moved.add(e.counter.piece)
+            moved[e.counter.piece] = e.dst.hex
     out = {}
     for c, _ in position:
         was = REDUCED in c.state
         now = REDUCED in state.get(c.piece, c.state)
-        loss = Loss(c.piece, c.piece in removed, now and not was, c.piece in moved)
+        loss = Loss(c.piece, c.piece in removed, now and not was, c.piece in moved, moved.get(c.piece))
         if loss.removed or loss.reduced or loss.moved:
             out[c.piece] = loss
     return out
@@ -194,8 +200,13 @@ def side_effects(cell: Cell) -> Optional[dict[str, list[tuple[SideEffect, Option
     return out
 
 
-def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome) -> tuple[str, Optional[str]]:
-    """yes / no / unknown, with why, for one side's effects against what it lost."""
+Blocked = Callable[[int], tuple[str, Optional[str]]]    # steps the result takes -> fit of a blocked retreat
+
+
+def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome,
+             blocked_judge: Optional[Blocked] = None) -> tuple[str, Optional[str]]:
+    """yes / no / unknown, with why, for one side's effects against what it lost. `blocked_judge`: whether
+    losses beyond the result were retreats that could not be made (else they are taken to be)."""
     if any(e.eliminated for e, _ in effects):
         return (YES, None) if o.all_removed else (NO, f"needs all {len(o.pieces)} eliminated, shows {o.describe()}")
     steps = units = 0
@@ -225,77 +236,88 @@ def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome) ->
             return NO, f"needs {steps} step(s) lost, shows no loss"
         return UNKNOWN, "a unit's steps are not in the tree"
     want = min(steps, o.steps_had) if steps else 0
-    return _compare(o.steps_lost, want, retreat_blocked, f"{want} step(s) lost", o)
+    return _compare(o.steps_lost, want, retreat_blocked, f"{want} step(s) lost", o, blocked_judge)
 
 
-def _compare(got: int, want: int, blocked: list, what: str, o: SideOutcome) -> tuple[str, Optional[str]]:
+def _compare(got: int, want: int, blocked: list, what: str, o: SideOutcome,
+             blocked_judge: Optional[Blocked] = None) -> tuple[str, Optional[str]]:
     if got == want:
         return YES, None
     why = f"needs {what if want else 'no loss'}, shows {o.describe()}"
     if got < want:
         return NO, why
-    return _with_retreat(blocked, NO, why, o)
+    return _with_retreat(blocked, NO, why, o, blocked_judge and (lambda: blocked_judge(want)))
 
 
-def _with_retreat(blocked: list, fit: str, why: str, o: SideOutcome) -> tuple[str, Optional[str]]:
+def _with_retreat(blocked: list, fit: str, why: str, o: SideOutcome,
+                  judge: Optional[Callable[[], tuple[str, Optional[str]]]] = None) -> tuple[str, Optional[str]]:
     """More losses than the result: only a retreat that could not be made explains them."""
     if not blocked:
         return fit, why
     if all(b in ("eliminated", "deplete") for b in blocked):
-        if "deplete" in blocked or not o.reduced:
+        if "deplete" in blocked:
             return YES, None
-        return NO, f"{why} (a blocked retreat eliminates, it does not reduce)"
+        if o.reduced and not judge:
+            return NO, f"{why} (a blocked retreat eliminates, it does not reduce)"
+        return judge() if judge else (YES, None)
     return UNKNOWN, f"{why}; what a blocked retreat costs is not in the tree"
 
 
-def cell_fit(cell: Cell, attacker: SideOutcome, defender: SideOutcome) -> tuple[str, Optional[str]]:
+def cell_fit(cell: Cell, attacker: SideOutcome, defender: SideOutcome,
+             after: Optional[AfterBattle] = None) -> tuple[str, Optional[str]]:
+    """Whether a cell fits what each side lost and, where the table's `after_combat` says how, who retreated
+    or advanced where."""
     if cell.state != PRINTED or cell.reason:
         return UNKNOWN, cell.reason or cell.state
     by_side = side_effects(cell)
     if by_side is None:
         unknown = [r.code for r in cell.results if r.effect is None]
         return UNKNOWN, f"the effect of {', '.join(unknown)} is not in the tree (effect unknown)"
-    fa, wa = side_fit(by_side["attacker"], attacker)
-    fd, wd = side_fit(by_side["defender"], defender)
-    if fa == YES and fd == YES:
-        return YES, None
+    judge = (lambda side, o: _blocked_judge(after, by_side[side], o)) if after and after.rules.retreat else \
+        (lambda side, o: None)
+    fa, wa = side_fit(by_side["attacker"], attacker, judge("attacker", attacker))
+    fd, wd = side_fit(by_side["defender"], defender, judge("defender", defender))
     if NO in (fa, fd):
         return NO, "; ".join(w for w in (f"attacker: {wa}" if fa == NO else None,
                                            f"defender: {wd}" if fd == NO else None) if w)
-    return UNKNOWN, wa or wd
+    fm, wm = moves_fit(after, by_side, cell.printed) if after else (YES, None)
+    if fm == NO:
+        return NO, wm
+    if fa == YES and fd == YES and fm == YES:
+        return YES, None
+    return UNKNOWN, wa or wd or wm
+
+
+def _blocked_judge(after: AfterBattle, effects: list, o: SideOutcome) -> Optional[Blocked]:
+    """Losses beyond the result explained by retreats that could not be made: legal only if each unit so
+    eliminated had every way blocked (judged on the map; unknown where the tree cannot tell)."""
+    n = retreat_of(effects)
+    if n is None or n == UNREAD:
+        return None
+    game, position = after.map.game, after.map.position
+
+    def judge(want: int) -> tuple[str, Optional[str]]:
+        removed = [p for p in o.pieces if p in after.removed]
+        free, unknown = [], []
+        for p in removed:
+            fit, why = after.free_retreat(p, n)
+            if fit == YES:
+                free.append((p, why))
+            elif fit == UNKNOWN:
+                unknown.append((p, why))
+        if o.reduced > want:
+            return NO, f"{o.reduced} unit(s) reduced for {want} step(s) lost (a blocked retreat eliminates)"
+        steps = lambda ps: sum(_steps(game, position.counter(p)) or 1 for p, _ in ps)
+        if steps(free) + o.reduced > want:
+            return NO, "; ".join(w for _, w in free)
+        if unknown and steps(free + unknown) + o.reduced > want:
+            return UNKNOWN, "; ".join(w for _, w in unknown)
+        return YES, None
+    return judge
 
 
 # -- columns: strengths, terrain --
-@dataclass(frozen=True)
-class TerrainEffect:
-    terrain: Optional[str]                   # None = unknown terrain
-    multiplier: Optional[int]                # defense multiplier; None = unknown
-    prohibited: bool = False
-
-
-_MULTIPLIERS = {"-": 1, "basic": 1, "no effect": 1, "none": 1, "doubled": 2, "x2": 2, "×2": 2, "tripled": 3,
-                "x3": 3, "×3": 3}
-
-
-def terrain_effect(t: TerrainType) -> TerrainEffect:
-    """A TEC combat cell as printed: no effect, doubled/tripled, prohibited, or a CRT line (no multiplier)."""
-    cell = (t.combat or "").strip()
-    low = cell.lower()
-    if low in _MULTIPLIERS:
-        return TerrainEffect(t.id, _MULTIPLIERS[low])
-    if low in ("p", "prohibited"):
-        return TerrainEffect(t.id, None, prohibited=True)
-    if low.startswith("crt line"):
-        return TerrainEffect(t.id, 1)
-    return TerrainEffect(t.id, None)
-
-
 _NO_COMBAT_EFFECT = (None, "-", "ot", "no effect", "basic")   # "ot": use the other terrain in the hex
-
-
-def _type_effect(game: Game, tid: str) -> TerrainEffect:
-    t = game.terrain_type(tid)
-    return terrain_effect(t) if t else TerrainEffect(tid, None)
 
 
 def terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optional[str]]:
@@ -303,28 +325,16 @@ def terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optio
     terrains may be judged by any of them; a path through it with a combat effect of its own is one more."""
     tids = game.hex_terrain(hex_id)
     if tids:
-        opts = [_type_effect(game, tid) for tid in tids]
+        opts = [type_effect(game, tid) for tid in tids]
         for p in game.terrain.paths:
             t = game.terrain_type(p.feature)
             if hex_id in p.hexes and (t is None or (t.combat or "").strip().lower() not in _NO_COMBAT_EFFECT):
-                opts.append(TerrainEffect(p.feature, None))
+                opts.append(type_effect(game, p.feature) if t else TerrainEffect(p.feature, None))
         return opts, None
     tec = game.tec
     if tec is not None and tec.complete and not tec.missing:
-        return [terrain_effect(t) for t in tec.terrain if t.kind == "hex" and t.combat is not None], None
+        return [terrain_effect(t, tec.notes) for t in tec.terrain if t.kind == "hex" and t.combat is not None], None
     return [TerrainEffect(None, None)], f"the terrain of {hex_id} is not in the tree"
-
-
-def hexside_multipliers(game: Game, attacker_hexes: Iterable[str], hex_id: str) -> set[Optional[int]]:
-    """Defense multipliers the hexsides between attackers and defender may add (1: none applies; None:
-    a feature whose combat effect does not read). Whether a feature needs every attacker across it
-    differs by game, so each is only a possibility."""
-    out: set[Optional[int]] = {1}
-    sides = {game.grid.hexside(a, hex_id) for a in attacker_hexes}
-    for hs in game.terrain.hexsides:
-        if tuple(sorted(hs.between)) in {tuple(sorted(x)) for x in sides if x}:
-            out.add(_type_effect(game, hs.feature).multiplier)
-    return out
 
 
 def _times(a: Optional[int], b: Optional[int]) -> Optional[int]:
@@ -361,8 +371,9 @@ def _all_columns(line: ColumnLine) -> list[Lookup]:
     return out
 
 
-def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]]) -> list[Lookup]:
-    """The columns a battle may use: the one its strengths give, or every column when they are not known."""
+def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]], shift: int = 0) -> list[Lookup]:
+    """The columns a battle may use: the one its strengths give, or every column when they are not known;
+    then shifted (terrain) by `shift` columns (negative: left), as the table's clamp says."""
     lines: list[Optional[ColumnLine]]
     if te.terrain is None and ct.lines:
         lines = list(ct.lines) + [None]      # unknown terrain: any printed line, or one not printed
@@ -374,8 +385,35 @@ def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]
             out.append(Lookup(None, f"the terrain of the defender has no line on {ct.table.name}"))
             continue
         v = ct.value(*st) if st else None
-        out += [line.lookup(v)] if v is not None else _all_columns(line)
-    return out
+        found = [line.lookup(v)] if v is not None else _all_columns(line)
+        out += [shifted(ct, line, lk, shift) for lk in found] if shift else found
+    return list(dict.fromkeys(out))
+
+
+def shifted(ct: CombatTable, line: ColumnLine, lk: Lookup, shift: int) -> Lookup:
+    """A column moved `shift` columns (negative: left); past the first or last column, the clamp's
+    shift_below / shift_above says where it lands (lowest/highest), that it may not be made, or nothing."""
+    if lk.column is None:
+        return lk
+    used = [c.index for c in line.columns if c.bounds is not None] or [c.index for c in line.columns]
+    to = lk.column + shift
+    how = None
+    if to < min(used):
+        how, edge, side = line.clamp.shift_below, min(used), "left of the first"
+    elif to > max(used):
+        how, edge, side = line.clamp.shift_above, max(used), "right of the last"
+    if how is not None:
+        if how == "prohibited":
+            return Lookup(None, "prohibited")
+        if how not in ("lowest", "highest"):
+            return Lookup(None, f"a shift of {_shift_text(shift)} from {line.columns[lk.column].printed} falls "
+                                f"{side} column of {line.name} and the tree does not say where it lands")
+        to = edge
+    return Lookup(to, label=f"{line.columns[lk.column].printed} shifted {_shift_text(shift)}")
+
+
+def _shift_text(shift: int) -> str:
+    return f"{abs(shift)}{'L' if shift < 0 else 'R'}"
 
 
 # -- die-roll modifiers --
@@ -386,22 +424,19 @@ def _drm_cap(game: Game) -> Optional[int]:
     return cap if isinstance(cap, int) else None
 
 
-def modifier_sums(game: Game, ct: CombatTable, side: Optional[str]) -> tuple[set[int], Optional[str]]:
-    """Every total the table's die-roll modifiers may give (each may or may not apply), capped; and, when a
-    repeating modifier has no cap, why larger totals were not tried."""
-    drms = list(ct.table.drm)
-    if ct.table.drm_from:
-        source = next((t for t in game.tables if t.id == ct.table.drm_from), None)
-        if source is None:
-            return {0}, (f"the modifiers of table {ct.table.drm_from!r} apply to {ct.table.name}, and no such "
-                         "table is in the tree")
-        drms += list(source.drm)
-    drms = [d for d in drms if d.side is None or d.side == side]
+def modifier_sums(game: Game, ct: CombatTable, side: Optional[str], facts: Optional[BattleFacts] = None,
+                  extra: int = 0) -> tuple[set[int], Optional[str]]:
+    """Every total the table's die-roll modifiers may give, capped; and, when a repeating modifier has no cap,
+    why larger totals were not tried. A modifier whose condition is data applies as the reading (`facts`)
+    says; one with only a `when` text may or may not apply. `extra`: the terrain's DRMs of the reading."""
+    drms, why = table_drms(game, ct, side)
+    if why:
+        return {0}, why
     cap = _drm_cap(game)
     most = cap if cap is not None else UNCAPPED_REPEATS
-    sums = {0}
+    sums = {extra}
     for d in drms:
-        times = range(0, (most // max(abs(d.value), 1)) + 1) if d.repeats else range(0, 2)
+        times = range(0, (most // max(abs(d.value), 1)) + 1) if d.repeats else drm_counts(game, d, facts)
         sums = {s + d.value * k for s in sums for k in times}
     if cap is not None:
         return {max(-cap, min(cap, s)) for s in sums}, None
@@ -410,6 +445,18 @@ def modifier_sums(game: Game, ct: CombatTable, side: Optional[str]) -> tuple[set
         return sums, (f"the modifier {repeating[0].when!r} may apply more than {most} times and the tree "
                       "prints no cap")
     return sums, None
+
+
+def table_drms(game: Game, ct: CombatTable, side: Optional[str]) -> tuple[list[DRM], Optional[str]]:
+    """The table's die-roll modifiers for an attacking side (and those of the table `drm_from` names)."""
+    drms = list(ct.table.drm)
+    if ct.table.drm_from:
+        source = next((t for t in game.tables if t.id == ct.table.drm_from), None)
+        if source is None:
+            return [], (f"the modifiers of table {ct.table.drm_from!r} apply to {ct.table.name}, and no such "
+                        "table is in the tree")
+        drms += list(source.drm)
+    return [d for d in drms if d.side is None or d.side == side], None
 
 
 # -- dice --
@@ -518,6 +565,7 @@ class _Tally:
     reasons: dict[str, None] = field(default_factory=dict)
     no_reasons: dict[str, None] = field(default_factory=dict)
     fits: dict[tuple, tuple[str, Optional[str]]] = field(default_factory=dict)   # memo of cell_fit
+    notes: dict[str, None] = field(default_factory=dict)                         # readings taken as standard
     found: bool = False                                                          # a reading fits: stop
 
     def add(self, c: Candidate, outcome_key: tuple = ()) -> None:
@@ -552,6 +600,8 @@ class _Battle:
     roll: DieRoll
     tables: tuple[CombatTable, ...]
     losses: dict
+    after: Position                           # the position once the events after the roll are applied
+    memo: dict = field(default_factory=dict)
 
 
 def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
@@ -576,25 +626,51 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
     subsets = _subsets(required, optional) if complete else _subsets_by_outcome(game, position, required, optional)
     for attackers in subsets:
         a_out = side_outcome(game, position, attackers, b.losses)
-        across = hexside_multipliers(game, {position.where(p).hex for p in attackers}, hex_id)
-        for te in terrains:
+        a_hexes = frozenset(position.where(p).hex for p in attackers)
+        for te, ct in itertools.product(terrains, b.tables):
             if te.prohibited:
                 continue
-            for m, ct in itertools.product(across, b.tables):
-                st = strengths(game, ct.table.strengths, position, attackers, defenders, _times(te.multiplier, m))
-                reading = (ct.id, a_out.key(), te, st)
+            after = _after_battle(b, ct, hex_id, attackers, defenders)
+            facts = BattleFacts(tuple(position.counter(p).unit for p in attackers), a_hexes, hex_id, te.terrain)
+            drms, _ = table_drms(game, ct, b.side)
+            named = table_drm_features(drms)
+            te_drm = 0 if te.terrain in named else te.drm      # the table's own DRM for that terrain
+            for hx in hexside_readings(game, a_hexes, hex_id, named):
+                st = strengths(game, ct.table.strengths, position, attackers, defenders,
+                               _times(te.multiplier, hx.multiplier))
+                sums, open_ended = modifier_sums(game, ct, b.side, facts, te_drm + hx.drm)
+                for n in (te.assumption,) + hx.assumptions:
+                    if n:
+                        tally.notes[n] = None
+                shift = te.shift + hx.shift
+                reading = (ct.id, a_out.key(), te, st, shift, frozenset(sums), after.key() if after else ())
                 if reading in tried:
                     continue                 # another subset already gave this reading
                 tried.add(reading)
-                for lk in columns_for(ct, te, st):
+                for lk in columns_for(ct, te, st, shift):
                     base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN)
-                    _judge_column(b, ct, lk, base, (a_out, d_out), why_terrain, tally)
+                    _judge_column(b, ct, lk, base, (a_out, d_out), why_terrain, tally, (sums, open_ended), after)
                     if tally.found:
                         return
 
 
+def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[str],
+                  defenders: Sequence[str]) -> Optional[AfterBattle]:
+    """The reading's retreats and advances, where the table says how to judge them."""
+    rules = ct.table.after_combat
+    if rules is None:
+        return None
+    key = (ct.id, "map")
+    if key not in b.memo:
+        b.memo[key] = RetreatMap(b.game, b.position, b.after, rules)
+    moves = {p: x.to for p, x in b.losses.items() if x.moved and not x.removed and x.to}
+    removed = frozenset(p for p, x in b.losses.items() if x.removed)
+    return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed)
+
+
 def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
-                  outcomes: tuple[SideOutcome, SideOutcome], why_terrain: Optional[str], tally: _Tally) -> None:
+                  outcomes: tuple[SideOutcome, SideOutcome], why_terrain: Optional[str], tally: _Tally,
+                  modifiers: tuple[set[int], Optional[str]], after: Optional[AfterBattle]) -> None:
     """The cells of one column at every modified roll, each judged against what the sides lost."""
     if lk.column is None:
         if lk.reason != "prohibited":
@@ -602,18 +678,31 @@ def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
             tally.add(dataclasses.replace(base, reason=why))
         return
     heading = ct.headings.columns[lk.column].printed + (f" ({lk.label})" if lk.label else "")
-    sums, open_ended = modifier_sums(b.game, ct, b.side)
+    sums, open_ended = modifiers
     if open_ended:
         tally.add(dataclasses.replace(base, column=heading, reason=open_ended))
     for m in sorted(sums):
         total = b.roll.total + m
         for cell in ct.cells_at(total, lk.column):
-            key = (id(cell), outcomes[0].key(), outcomes[1].key())
+            key = (id(cell), outcomes[0].key(), outcomes[1].key(), after.key() if after else ())
             if key not in tally.fits:
-                tally.fits[key] = cell_fit(cell, *outcomes)
+                tally.fits[key] = cell_fit(cell, *outcomes, after)
             fit, why = tally.fits[key]
             tally.add(dataclasses.replace(base, column=heading, roll=total, cell=cell.printed, fit=fit, reason=why),
                       outcomes[0].key())
+
+
+def _apply(position: Position, events: Iterable[Event]) -> Position:
+    for e in events:
+        if isinstance(e, Moved):
+            position = position.placed(e.counter, e.dst)
+        elif isinstance(e, Placed):
+            position = position.placed(e.counter, e.where)
+        elif isinstance(e, Removed):
+            position = position.removed(e.counter.piece)
+        elif isinstance(e, StateChanged) and position.where(e.counter.piece) is not None:
+            position = position.changed(e.counter)
+    return position
 
 
 def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
@@ -647,7 +736,7 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
                          "follow one roll", hexes=tuple(hexes), reason="a battle against several hexes is not judged",
                          step=step)
     tally = _Tally()
-    battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses)
+    battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses, _apply(position, following_events))
     for h in hexes:
         _judge_hex(battle, h, tally)
         if tally.found:
@@ -655,8 +744,24 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
     return _verdict(game, position, roll, hexes, losses, tally, step, tables)
 
 
+def _result_rules(tally: _Tally, tables) -> tuple[str, ...]:
+    """The rules of the results a violation's possible cells give (what the record should have shown), where
+    they are few."""
+    if tally.has(YES):
+        return ()
+    by_id = {ct.id: ct for ct in tables}
+    out: list[str] = []
+    for c in tally.all():
+        ct = by_id.get(c.table)
+        if ct is None or not c.cell:
+            continue
+        out += [r.effect.rule for r in read_cell(c.cell, ct.table).results if r.effect and r.effect.rule]
+    rules = tuple(dict.fromkeys(out))
+    return rules if len(rules) <= 2 else ()          # many possible results: the table's rule says enough
+
+
 def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -> Judgement:
-    rule = ", ".join(dict.fromkeys(x for x in (tables[0].table.rule,) if x)) or None
+    rule = ", ".join(dict.fromkeys(x for x in (tables[0].table.rule,) + _result_rules(tally, tables) if x)) or None
     others = sorted({w.hex for p in losses if (w := position.where(p)) and w.hex} - set(hexes))
     involved = tuple(hexes) + tuple(others)
     units = _units_of(position, sorted(losses))
@@ -665,17 +770,21 @@ def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -
         fit = next(c for c in tally.all() if c.fit == YES)
         return Judgement("legal", None, rule,
                          f"combat {shown} against {fit.defender_hex}: fits {fit.table} column {fit.column}, "
-                         f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step)
+                         f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step,
+                         notes=tuple(tally.notes))
     if tally.has(UNKNOWN) or not tally.candidates:
         reason = "; ".join(list(tally.reasons)[:4]) or "no reading of the battle could be tried"
         return Judgement("unverified", COMBAT_UNVERIFIED, rule,
                          f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
-                         tuple(hexes), units, reason, tally.kept(), step)
+                         tuple(hexes), units, reason, tally.kept(), step, notes=tuple(tally.notes))
     cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.all()})
-    seen = "; ".join(list(tally.no_reasons)[:2])
+    # why, first for the readings with the most attackers (the attack the record most likely shows)
+    widest = sorted(tally.all(), key=lambda c: -len(c.attackers))
+    seen = "; ".join(list(dict.fromkeys(p for c in widest if c.reason for p in c.reason.split("; ")))[:2])
     if not losses:
         seen += " (no unit lost or moved after the roll)"
     return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
                      f"combat {shown} against {', '.join(hexes)}: the applied result fits no cell the table gives "
                      f"({len(cells)} possible: {', '.join(cells[:6])}{' …' if len(cells) > 6 else ''}); {seen}",
-                     involved, units, None, tally.kept(), step)
+                     involved, units, None, tally.kept(), step, tuple(sorted(losses)),
+                     tuple(tally.notes))

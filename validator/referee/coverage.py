@@ -41,9 +41,16 @@ def combat_not_judged(ctx, m):
     if side is False:
         ctx.partly(m.step.index, f"die roll {m.event.dice} = {m.event.total} outside a combat phase: not judged")
         return
-    j = judge_battle(ctx.game, ctx.position, side, m.event, tuple(_following(ctx, m.step)), m.step)
+    following = list(_following(ctx, m.step))
+    j = judge_battle(ctx.game, ctx.position, side, m.event, tuple(e for _, e in following), m.step)
+    for note in j.notes:
+        ctx.partly(m.step.index, note)
     if j.verdict == "violation":
-        yield Finding(j.message, hexes=tuple(j.hexes), units=tuple(j.units), rule=j.rule, code=j.code, side=side)
+        # located where the record first shows the result the table does not give (else at the roll)
+        at = next((n for n, e in following if getattr(e, "counter", None) is not None
+                   and e.counter.piece in j.pieces), m.step.index)
+        yield Finding(j.message, hexes=tuple(j.hexes), units=tuple(j.units), rule=j.rule, code=j.code, side=side,
+                      step=at)
     elif j.verdict == "unverified":
         ctx.unverified(m.step.index, j.reason or j.message, noted=True)
         yield Finding(j.message, hexes=tuple(j.hexes), units=tuple(j.units), rule=j.rule, code=j.code, side=side)
@@ -63,11 +70,11 @@ def _combat_side(ctx):
 
 
 def _following(ctx, step):
-    """The events after a roll, up to the next roll, turn change or phase announcement."""
+    """The events after a roll (with their steps), up to the next roll, turn change or phase announcement."""
     for s in ctx.steps_after(step):
         if s.undo:
             continue
         for e in s.events:
             if isinstance(e, DieRoll) or (isinstance(e, Chat) and ctx.tracker.match_announcement(e.text) is not None):
                 return
-            yield e
+            yield s.index, e
