@@ -100,10 +100,11 @@ def _moved(record, step):
 
 EXPECTED_VIOLATIONS = [
     # step, code, rule (the tree's), piece, unit, hexes
-    (2, "HF1201", "3.2", "1012", "red-4rd-10", ("B8.16", "B5.12")),
+    (2, "HF1201", "4.1", "1012", "red-4rd-10", ("B8.16", "B5.12")),
     (6, "HF1401", "12.1", "1015", "red-4rd-eng", ("B16.10",)),
     (7, "HF1301", "5.1", None, None, ("B10.11",)),
-    (13, "HF1204", "6.1", "1011", "red-1ad-rec", ("B1.03", "A16.02", "A16.01")),
+    (10, "HF1501", "8.3, 8.6", None, None, ("B1.17",)),    # a removal, not a move: units checked below
+    (13, "HF1204", "6.2", "1011", "red-1ad-rec", ("B1.03", "A16.02", "A16.01")),
     (14, "HF1102", "9.1", "1014", "red-4rd-12", ("B8.13", "B7.14")),
     (16, "HF1206", "7.2", "1005", "blue-2lm-tk", ("A9.09", "A6.13")),
     (23, "HF1402", "11.2", "1018", "blue-12id-30", ("A1.03", "A1.08", "A1.09")),
@@ -142,12 +143,12 @@ def test_meuse_violations_legal_steps_have_no_finding(meuse_violations):
     assert [status[i] for i in (3, 4, 12)] == ["full"] * 3
 
 
-def test_meuse_violations_wrong_combat_result_is_left_to_the_combat_judge(meuse_violations):
-    # step 10 (a 1:2 attack rolled 5 at step 9 = DR, the defender deleted) is combat.py's to judge.
-    # Today the judge finds a legal reading (no finding at steps 9 and 10); whatever it says, no other
-    # rule speaks there (the removal is not a move, so no movement rule may accuse it).
+def test_meuse_violations_wrong_combat_result_is_the_combat_judge_s_only(meuse, meuse_violations):
+    # step 10: a 1:2 attack rolled 5 at step 9 = DR, but the defender is deleted though it could retreat.
+    # Only the combat judge speaks there (the removal is not a move, so no movement rule may accuse it).
     record, r = meuse_violations
-    assert [f.code for f in r.findings if f.step in (9, 10) and not f.code.startswith("HF15")] == []
+    assert [(f.step, f.code, f.units) for f in r.findings if f.step in (9, 10)] == [
+        (10, "HF1501", (meuse.unit("blue-3id-9").name,))]
 
 
 # -- ardennes2_violations.vlog --

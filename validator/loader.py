@@ -407,6 +407,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
                   stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st),
                                          st.get("penalty")),
                   mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
+                  movement_rule=r.get("movement_rule"),
                   zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
                               zoc.get("max_bonds_per_post"), _loc(zoc),
                                zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),

@@ -153,6 +153,7 @@ class Rules:
     mixing_rules: tuple[MixingRule, ...] = ()
     zoc: Optional[ZocRule] = None
     combat: Optional[CombatRule] = None
+    movement_rule: Optional[str] = None       # the rule of movement allowances and paths (what a move finding cites)
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,6 +143,7 @@ GAME = _obj(
                  exerted_by={"enum": ["all", "unknown"]}, blocked_by=_strs),
         combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn),
         movement_classes=_strs,
+        movement_rule={**_sn, "description": "the rule of movement allowances and paths, cited by move findings"},
         other={"type": "object", "properties": {"formation_radius": {"type": "integer", "minimum": 0,
                                                                        "maximum": MAX_DISTANCE}}},
     ),

@@ -49,11 +49,16 @@ def combat_not_judged(ctx, m):
         # located where the record first shows the result the table does not give (else at the roll)
         at = next((n for n, e in following if getattr(e, "counter", None) is not None
                    and e.counter.piece in j.pieces), m.step.index)
-        yield Finding(j.message, hexes=tuple(j.hexes), units=tuple(j.units), rule=j.rule, code=j.code, side=side,
+        yield Finding(j.message, hexes=tuple(j.hexes), units=_names(ctx, j.units), rule=j.rule, code=j.code, side=side,
                       step=at)
     elif j.verdict == "unverified":
         ctx.unverified(m.step.index, j.reason or j.message, noted=True)
-        yield Finding(j.message, hexes=tuple(j.hexes), units=tuple(j.units), rule=j.rule, code=j.code, side=side)
+        yield Finding(j.message, hexes=tuple(j.hexes), units=_names(ctx, j.units), rule=j.rule, code=j.code, side=side)
+
+
+def _names(ctx, unit_ids) -> tuple[str, ...]:
+    """Units as every other finding names them: by their printed designation."""
+    return tuple(ctx.game.unit(u).name if ctx.game.unit(u) else u for u in unit_ids)
 
 
 def _combat_side(ctx):

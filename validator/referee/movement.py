@@ -141,6 +141,9 @@ def _leg_text(leg: Leg) -> str:
 
 
 def _rule_no(ctx) -> Optional[str]:
+    """The movement rule the tree names, else the rule of the phase the move is made in."""
+    if ctx.game.rules.movement_rule:
+        return ctx.game.rules.movement_rule
     p = ctx.tracker.phase()
     return p.rule if p else None
 
