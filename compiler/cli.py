@@ -13,10 +13,8 @@ from pathlib import Path
 
 import click
 
-from compiler.atomic import write_atomic
-from validator.checks import all_checks, run_checks
-from validator.diagnostics import ordered, render_json, render_text, summarise
-from validator.loader import NotAGameTree, load_game
+# Each command imports what it uses inside its body: `hexforge --help` and `check` start faster
+# without the module writer, the chart renderer or the checks they do not run.
 
 
 def _fail(msg: str) -> None:
@@ -26,6 +24,9 @@ def _fail(msg: str) -> None:
 
 def check_tree(path, as_printed: bool = False):
     """(game or None, ordered diagnostics) for one tree: load, schema, errata, cross-checks."""
+    from validator.checks import run_checks
+    from validator.diagnostics import ordered
+    from validator.loader import load_game
     game, diags = load_game(path, apply_errata=not as_printed)
     if game is not None:
         diags = diags + run_checks(game)
@@ -51,6 +52,8 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Only errors and warnings (text output).")
 def check(path: Path, as_printed: bool, fmt: str, quiet: bool) -> None:
     """Check one game's source tree (e.g. source/ardennes2)."""
+    from validator.diagnostics import render_json, render_text, summarise
+    from validator.loader import NotAGameTree
     try:
         game, diags = check_tree(path, as_printed)
     except NotAGameTree as e:
@@ -72,6 +75,7 @@ def check(path: Path, as_printed: bool, fmt: str, quiet: bool) -> None:
 @click.argument("directory", type=click.Path(path_type=Path))
 def schema(directory: Path) -> None:
     """Write the JSON Schemas of every source file kind into DIRECTORY."""
+    from compiler.atomic import write_atomic
     from validator.schemas import dump_all
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -86,6 +90,7 @@ def schema(directory: Path) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def list_checks(fmt: str) -> None:
     """List every check: code, name, default severity."""
+    from validator.checks import all_checks
     checks = all_checks()
     if fmt == "json":
         click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "help": c.help}
@@ -97,6 +102,8 @@ def list_checks(fmt: str) -> None:
 
 def _checked_game(path: Path):
     """Load and check a tree for compiling; a tree with errors is not built."""
+    from validator.diagnostics import render_text, summarise
+    from validator.loader import NotAGameTree
     try:
         game, diags = check_tree(path)
     except NotAGameTree as e:
