@@ -131,6 +131,10 @@ def _progress():
               help="Output directory (default build/<game>).")
 def build(path: Path, out: Path | None) -> None:
     """Compile a checked source tree into a VASSAL module (.vmod)."""
+    from compiler.stamp import default_out, stamp_for
+    stamp = stamp_for("build", path, out)
+    if stamp.replay(default_out(path, out), click.echo):
+        return
     game = _checked_game(path)
     from compiler.vassal.build import build_module
     out_dir = out or Path("build") / game.id
@@ -144,6 +148,7 @@ def build(path: Path, out: Path | None) -> None:
         click.echo(f"warning: {w}", err=True)
     click.echo(f"built {result} in {time.perf_counter() - t0:.2f}s"
                + (f" ({len(warnings)} warning(s))" if warnings else ""))
+    stamp.record(out_dir, [result], [(f"warning: {w}", True) for w in warnings] + [(f"built {result}", False)])
 
 
 @main.command()
@@ -153,6 +158,10 @@ def build(path: Path, out: Path | None) -> None:
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 def charts(path: Path, out: Path | None, paper: str) -> None:
     """Render printable counter sheets and player aids (PDF + PNG previews)."""
+    from compiler.stamp import default_out, stamp_for
+    stamp = stamp_for("charts", path, out, paper=paper)
+    if stamp.replay(default_out(path, out, "charts"), click.echo):
+        return
     game = _checked_game(path)
     from compiler.charts.build import build_charts
     out_dir = out or Path("build") / game.id / "charts"
@@ -164,6 +173,7 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
     for f in files:
         click.echo(f"wrote {f}")
     click.echo(f"{len(files)} file(s) in {time.perf_counter() - t0:.2f}s")
+    stamp.record(out_dir, files, [(f"wrote {f}", False) for f in files])
 
 
 if __name__ == "__main__":
