@@ -148,3 +148,24 @@ def test_a_damaged_stamp_is_a_miss_not_an_error(mini, tmp_path, damage):
     (out / ".cache" / "build.stamp").write_text(damage)
     assert UP_TO_DATE not in _build(mini.path, out)
     assert UP_TO_DATE in _build(mini.path, out)
+
+
+def test_after_one_units_factors_change_only_its_counter_images_are_redrawn(mini, tmp_path):
+    from compiler.cache import Cache
+    from compiler.vassal import pieces
+    from validator.loader import load_game
+    out = tmp_path / "m"
+    _build(mini.path, out)
+    before_keys = Cache(out / ".cache").keys()
+    before = _counters_entry_bytes(_module(out))
+    text = (mini.path / "counters.yaml").read_text(encoding="utf-8")
+    mini.text("counters.yaml", text.replace(FACTORS, FACTORS.replace('factors: "3-5-10"', 'factors: "4-5-10"')))
+    _build(mini.path, out)
+    game, _ = load_game(mini.path)
+    unit = next(u for u in game.units if u.id == "b1-a")
+    faces = [fn for fn in pieces.unit_images(unit) if fn]
+    assert len(Cache(out / ".cache").keys() - before_keys) == len(faces) == 2
+    after = _counters_entry_bytes(_module(out))
+    changed = {n for n in after if n.startswith("images/") and after[n] != before.get(n)}
+    # both faces are redrawn; only the front shows the attack factor (the back prints the reduced values)
+    assert changed == {"images/" + faces[0]}

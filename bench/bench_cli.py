@@ -1,0 +1,193 @@
+"""Benchmark hexforge as the user feels it: whole `hexforge ...` processes, beside baselines in the same run.
+
+    python bench/bench_cli.py [--game source/ardennes2] [--runs 5]        # the README's Speed table
+    python bench/bench_cli.py --scale [--times 1 4 16] [--runs 5]         # cost per unit at 1x, 4x, 16x
+
+Every figure is the median of --runs processes started as a shell starts them (the `hexforge`
+console script beside this Python, else `python -m compiler.cli`; PYTHONPATH is this checkout), with
+their output discarded. Baselines: a bare interpreter (`python -c pass`) and the C-loader floor (a
+`python -c` process that reads the same source files with PyYAML's CSafeLoader). Peak memory is the
+child's own ru_maxrss (os.wait4). The validator cache (HEXFORGE_CACHE_DIR) is a fresh temp dir,
+filled by one untimed run except where a row says "empty cache". "after one unit changes" edits one
+unit's factors in a temp copy of the tree before each run. The in-process column times the same work
+inside this process (warm imports), for comparison with earlier figures only.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import ROOT, largest_tree  # noqa: E402  (puts the repository on sys.path)
+
+from validator.loader import find_files  # noqa: E402
+
+FLOOR = ("import sys, yaml\n"
+         "for f in sys.argv[1:]:\n"
+         "    yaml.load(open(f, 'rb').read(), Loader=yaml.CSafeLoader)\n")
+
+
+def hexforge_cmd() -> list[str]:
+    script = Path(sys.executable).parent / "hexforge"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "compiler.cli"]
+
+
+class Runner:
+    def __init__(self, runs: int, cache_dir: Path):
+        self.runs = runs
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "HEXFORGE_CACHE_DIR": str(cache_dir)}
+        self.env.pop("SOURCE_DATE_EPOCH", None)
+
+    def once(self, argv: list[str], cwd: Path) -> tuple[float, float]:
+        """(wall seconds, peak MB) of one process."""
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, cwd=cwd, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        dt = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(argv)} exited {p.returncode}")
+        return dt, usage.ru_maxrss / 1024
+
+    def median(self, argv: list[str], cwd: Path, before=None) -> tuple[float, float]:
+        """Median seconds and the largest peak MB over the runs; `before(i)` prepares run i, untimed."""
+        times, peaks = [], []
+        for i in range(self.runs):
+            if before:
+                before(i)
+            dt, mb = self.once(argv, cwd)
+            times.append(dt)
+            peaks.append(mb)
+        return statistics.median(times), max(peaks)
+
+
+def edit_one_unit(tree: Path):
+    """A `before` hook: give the first unit's factors a different first digit at each run."""
+    path = tree / "counters.yaml"
+    original = path.read_text(encoding="utf-8")
+    start = original.index("factors:")
+    digit_at = next(i for i in range(start, len(original)) if original[i].isdigit())
+
+    def before(i: int) -> None:
+        d = str((int(original[digit_at]) + 1 + i) % 10)
+        path.write_text(original[:digit_at] + d + original[digit_at + 1:], encoding="utf-8")
+    return before
+
+
+def fresh_dir(parent: Path):
+    """A `before` hook making `parent/out` empty (a cold run: no stamp, no image cache)."""
+    def before(_: int) -> None:
+        shutil.rmtree(parent / "out", ignore_errors=True)
+    return before
+
+
+def in_process_check(tree: Path, runs: int) -> float:
+    from compiler.cli import check_tree
+    check_tree(tree)
+    ts = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        check_tree(tree)
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def command_table(tree: Path, runs: int) -> None:
+    hf = hexforge_cmd()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        r = Runner(runs, tmp / "validator-cache")
+        work = tmp / "tree"
+        shutil.copytree(tree, work)
+        files = [str(work / f) for f in find_files(work)]
+        out = ["--out", str(tmp / "out")]
+        rows: list[tuple[str, float, float, str]] = []
+
+        def row(name, argv, before=None, note=""):
+            t, mb = r.median(argv, tmp, before)
+            rows.append((name, t, mb, note))
+            return t
+
+        bare = row("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"])
+        floor = row("python -c <CSafeLoader over the same files>", [sys.executable, "-c", FLOOR, *files])
+        t = row("hexforge --help", hf + ["--help"])
+        rows[-1] = rows[-1][:3] + (f"+{t - bare:.3f} s over bare",)
+        shutil.rmtree(tmp / "validator-cache", ignore_errors=True)
+        t = row("hexforge check (empty validator cache)", hf + ["check", str(work)],
+                before=lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True))
+        rows[-1] = rows[-1][:3] + (f"{t / floor:.2f}x floor",)
+        t = row("hexforge check", hf + ["check", str(work)])
+        rows[-1] = rows[-1][:3] + (f"{t / floor:.2f}x floor; in-process {in_process_check(work, runs):.3f} s",)
+        for cmd in ("build", "charts"):
+            argv = hf + [cmd, str(work)] + out
+            cold = row(f"hexforge {cmd} (cold)", argv, before=fresh_dir(tmp))
+            t = row(f"hexforge {cmd} (nothing changed)", argv)
+            rows[-1] = rows[-1][:3] + (f"{100 * t / cold:.1f} % of cold",)
+            t = row(f"hexforge {cmd} (after one unit changes)", argv, before=edit_one_unit(work))
+            rows[-1] = rows[-1][:3] + (f"{100 * t / cold:.1f} % of cold",)
+            shutil.copy(tree / "counters.yaml", work / "counters.yaml")
+            shutil.rmtree(tmp / "out", ignore_errors=True)
+    print(f"tree: {tree}  ({len(files)} files), {runs} runs each, medians; command: {' '.join(hf)}")
+    print(f"{'what':<48} {'median s':>9} {'peak MB':>8}  compared")
+    for name, t, mb, note in rows:
+        print(f"{name:<48} {t:>9.3f} {mb:>8.0f}  {note}")
+
+
+def scale_table(times: list[int], runs: int) -> None:
+    import gen_synthetic
+    hf = hexforge_cmd()
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        r = Runner(runs, tmp / "validator-cache")
+        base = largest_tree()
+        for n in times:
+            data = gen_synthetic.corrected_files(base)
+            data = gen_synthetic.multiply(data, n) if n > 1 else data
+            tree = tmp / f"{base.name}-x{n}"
+            gen_synthetic.write_tree(data, tree)
+            units = len(data["counters.yaml"]["units"])
+            r.once(hf + ["check", str(tree)], tmp)  # fills the validator cache
+            row = {"n": n, "units": units}
+            row["check"] = r.median(hf + ["check", str(tree)], tmp)
+            for cmd in ("build", "charts"):
+                row[cmd] = r.median(hf + [cmd, str(tree), "--out", str(tmp / "out")], tmp, before=fresh_dir(tmp))
+            shutil.rmtree(tmp / "out", ignore_errors=True)
+            results.append(row)
+            print(f"  measured {n}x ({units} units)", file=sys.stderr)
+    first = results[0]
+    print(f"synthetic copies of {largest_tree().name} (bench/gen_synthetic.py), {runs} runs each, medians; "
+          "ms per unit, ratio to the 1x figure, peak MB")
+    print(f"{'size':<6} {'units':>6} " + " ".join(f"{c + ' s':>9} {'ms/unit':>8} {'ratio':>6} {'MB':>5}"
+                                                   for c in ("check", "build", "charts")))
+    for row in results:
+        cells = []
+        for c in ("check", "build", "charts"):
+            t, mb = row[c]
+            per = 1000 * t / row["units"]
+            per1 = 1000 * first[c][0] / first["units"]
+            cells.append(f"{t:>9.2f} {per:>8.2f} {per / per1:>6.2f} {mb:>5.0f}")
+        print(f"{str(row['n']) + 'x':<6} {row['units']:>6} " + " ".join(cells))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", type=Path, default=None)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--scale", action="store_true", help="time check/build/charts on 1x/4x/16x synthetic copies")
+    ap.add_argument("--times", type=int, nargs="+", default=[1, 4, 16])
+    a = ap.parse_args()
+    if a.scale:
+        scale_table(a.times, a.runs)
+    else:
+        command_table((a.game or largest_tree()).resolve(), a.runs)
+
+
+if __name__ == "__main__":
+    main()
