@@ -101,3 +101,19 @@ def test_every_kind_loads_from_a_fresh_cache_and_from_its_entries(cache, monkeyp
         v = compiled.load_validator(schemas.fast_schema(kind), kind)
         assert _refuses(v, {"bogus-field-no-schema-allows": 1}), kind
     assert calls == []
+
+
+def test_locals_format_rewrite_touches_plain_fields_only():
+    assert compiled.without_locals_format('p + ".units[{data__units_x}]".format(**locals())') == \
+        'p + f".units[{data__units_x}]"'
+    odd = '"{a.b}[{c}]".format(**locals())'
+    assert compiled.without_locals_format(odd) == odd
+
+
+def test_rewritten_validator_names_the_failing_item_as_before():
+    schema = {"type": "object", "properties": {"units": {"type": "array", "items": {"type": "object"}}}}
+    ns: dict = {}
+    exec(compiled._compile(schema, "t"), ns)
+    with pytest.raises(fastjsonschema.JsonSchemaException) as e:
+        ns["validate"]({"units": [{}, 3]})
+    assert "data.units[1]" in str(e.value)
