@@ -7,8 +7,10 @@ Every figure is the median of --runs processes started as a shell starts them (t
 console script beside this Python, else `python -m compiler.cli`; PYTHONPATH is this checkout), with
 their output discarded. Baselines: a bare interpreter (`python -c pass`) and the C-loader floor (a
 `python -c` process that reads the same source files with PyYAML's CSafeLoader). Peak memory is the
-child's own ru_maxrss (os.wait4). The validator cache (HEXFORGE_CACHE_DIR) is a fresh temp dir,
-filled by one untimed run except where a row says "empty cache". "after one unit changes" edits one
+child's own ru_maxrss, its CPU time (user + system) from os.wait4: on a machine shared with other
+work, CPU time is the steadier figure, wall time what the user waits. The validator cache
+(HEXFORGE_CACHE_DIR) is a fresh temp dir, filled by one untimed run except where a row says
+"empty cache". "after one unit changes" edits one
 unit's factors in a temp copy of the tree before each run. The in-process column times the same work
 inside this process (warm imports), for comparison with earlier figures only.
 """
@@ -44,8 +46,8 @@ class Runner:
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "HEXFORGE_CACHE_DIR": str(cache_dir)}
         self.env.pop("SOURCE_DATE_EPOCH", None)
 
-    def once(self, argv: list[str], cwd: Path) -> tuple[float, float]:
-        """(wall seconds, peak MB) of one process."""
+    def once(self, argv: list[str], cwd: Path) -> tuple[float, float, float]:
+        """(wall seconds, CPU seconds, peak MB) of one process."""
         t0 = time.perf_counter()
         p = subprocess.Popen(argv, cwd=cwd, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(p.pid, 0)
@@ -53,18 +55,19 @@ class Runner:
         p.returncode = os.waitstatus_to_exitcode(status)
         if p.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(argv)} exited {p.returncode}")
-        return dt, usage.ru_maxrss / 1024
+        return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
-    def median(self, argv: list[str], cwd: Path, before=None) -> tuple[float, float]:
-        """Median seconds and the largest peak MB over the runs; `before(i)` prepares run i, untimed."""
-        times, peaks = [], []
+    def median(self, argv: list[str], cwd: Path, before=None) -> tuple[float, float, float]:
+        """Median wall and CPU seconds, largest peak MB over the runs; `before(i)` prepares run i, untimed."""
+        walls, cpus, peaks = [], [], []
         for i in range(self.runs):
             if before:
                 before(i)
-            dt, mb = self.once(argv, cwd)
-            times.append(dt)
+            dt, cpu, mb = self.once(argv, cwd)
+            walls.append(dt)
+            cpus.append(cpu)
             peaks.append(mb)
-        return statistics.median(times), max(peaks)
+        return statistics.median(walls), statistics.median(cpus), max(peaks)
 
 
 def edit_one_unit(tree: Path):
@@ -107,36 +110,42 @@ def command_table(tree: Path, runs: int) -> None:
         shutil.copytree(tree, work)
         files = [str(work / f) for f in find_files(work)]
         out = ["--out", str(tmp / "out")]
-        rows: list[tuple[str, float, float, str]] = []
+        rows: list[list] = []
 
-        def row(name, argv, before=None, note=""):
-            t, mb = r.median(argv, tmp, before)
-            rows.append((name, t, mb, note))
-            return t
+        def row(name, argv, before=None):
+            wall, cpu, mb = r.median(argv, tmp, before)
+            rows.append([name, wall, cpu, mb, ""])
+            return wall, cpu
+
+        def note(fmt, a, b):
+            rows[-1][4] = f"wall {fmt(a[0], b[0])}, CPU {fmt(a[1], b[1])}"
+
+        def ratio(x, y):
+            return f"{x / y:.2f}x"
+
+        def share(x, y):
+            return f"{100 * x / y:.1f} %"
 
         bare = row("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"])
         floor = row("python -c <CSafeLoader over the same files>", [sys.executable, "-c", FLOOR, *files])
-        t = row("hexforge --help", hf + ["--help"])
-        rows[-1] = rows[-1][:3] + (f"+{t - bare:.3f} s over bare",)
-        shutil.rmtree(tmp / "validator-cache", ignore_errors=True)
+        note(lambda x, y: "floor", floor, floor)
+        note(lambda x, y: f"+{x - y:.3f} s over bare", row("hexforge --help", hf + ["--help"]), bare)
         t = row("hexforge check (empty validator cache)", hf + ["check", str(work)],
                 before=lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True))
-        rows[-1] = rows[-1][:3] + (f"{t / floor:.2f}x floor",)
-        t = row("hexforge check", hf + ["check", str(work)])
-        rows[-1] = rows[-1][:3] + (f"{t / floor:.2f}x floor; in-process {in_process_check(work, runs):.3f} s",)
+        note(ratio, t, floor)
+        note(ratio, row("hexforge check", hf + ["check", str(work)]), floor)
+        rows[-1][4] += f"; in-process {in_process_check(work, runs):.3f} s"
         for cmd in ("build", "charts"):
             argv = hf + [cmd, str(work)] + out
             cold = row(f"hexforge {cmd} (cold)", argv, before=fresh_dir(tmp))
-            t = row(f"hexforge {cmd} (nothing changed)", argv)
-            rows[-1] = rows[-1][:3] + (f"{100 * t / cold:.1f} % of cold",)
-            t = row(f"hexforge {cmd} (after one unit changes)", argv, before=edit_one_unit(work))
-            rows[-1] = rows[-1][:3] + (f"{100 * t / cold:.1f} % of cold",)
+            note(share, row(f"hexforge {cmd} (nothing changed)", argv), cold)
+            note(share, row(f"hexforge {cmd} (after one unit changes)", argv, before=edit_one_unit(work)), cold)
             shutil.copy(tree / "counters.yaml", work / "counters.yaml")
             shutil.rmtree(tmp / "out", ignore_errors=True)
     print(f"tree: {tree}  ({len(files)} files), {runs} runs each, medians; command: {' '.join(hf)}")
-    print(f"{'what':<48} {'median s':>9} {'peak MB':>8}  compared")
-    for name, t, mb, note in rows:
-        print(f"{name:<48} {t:>9.3f} {mb:>8.0f}  {note}")
+    print(f"{'what':<44} {'wall s':>7} {'CPU s':>7} {'peak MB':>7}  compared")
+    for name, wall, cpu, mb, text in rows:
+        print(f"{name:<44} {wall:>7.3f} {cpu:>7.3f} {mb:>7.0f}  {text}")
 
 
 def scale_table(times: list[int], runs: int) -> None:
@@ -163,17 +172,18 @@ def scale_table(times: list[int], runs: int) -> None:
             print(f"  measured {n}x ({units} units)", file=sys.stderr)
     first = results[0]
     print(f"synthetic copies of {largest_tree().name} (bench/gen_synthetic.py), {runs} runs each, medians; "
-          "ms per unit, ratio to the 1x figure, peak MB")
-    print(f"{'size':<6} {'units':>6} " + " ".join(f"{c + ' s':>9} {'ms/unit':>8} {'ratio':>6} {'MB':>5}"
-                                                   for c in ("check", "build", "charts")))
+          "per unit in CPU ms, ratio to the 1x figure, peak MB")
+    head = " ".join(f"{c + ' wall':>11} {'CPU s':>6} {'ms/unit':>7} {'ratio':>5} {'MB':>4}"
+                    for c in ("check", "build", "charts"))
+    print(f"{'size':<5} {'units':>5} {head}")
     for row in results:
         cells = []
         for c in ("check", "build", "charts"):
-            t, mb = row[c]
-            per = 1000 * t / row["units"]
-            per1 = 1000 * first[c][0] / first["units"]
-            cells.append(f"{t:>9.2f} {per:>8.2f} {per / per1:>6.2f} {mb:>5.0f}")
-        print(f"{str(row['n']) + 'x':<6} {row['units']:>6} " + " ".join(cells))
+            wall, cpu, mb = row[c]
+            per = 1000 * cpu / row["units"]
+            per1 = 1000 * first[c][1] / first["units"]
+            cells.append(f"{wall:>11.2f} {cpu:>6.2f} {per:>7.2f} {per / per1:>5.2f} {mb:>4.0f}")
+        print(f"{str(row['n']) + 'x':<5} {row['units']:>5} " + " ".join(cells))
 
 
 def main() -> None:
