@@ -169,3 +169,16 @@ def test_after_one_units_factors_change_only_its_counter_images_are_redrawn(mini
     changed = {n for n in after if n.startswith("images/") and after[n] != before.get(n)}
     # both faces are redrawn; only the front shows the attack factor (the back prints the reduced values)
     assert changed == {"images/" + faces[0]}
+
+
+def test_every_output_shaping_library_is_found_for_the_toolchain_key():
+    found = " ".join(stamp._library_versions())
+    for lib in stamp.LIBRARIES:
+        assert f"{lib}-" in found, lib
+
+
+@pytest.mark.parametrize("text, expected", [("id: mini\n", "mini"), ("id: ../up\n", None), ("id: [a]\n", None),
+                                            ("id: 'a: b\n", None), ("title: no id\n", None)])
+def test_game_id_for_the_default_output_directory(tmp_path, text, expected):
+    (tmp_path / "game.yaml").write_text(text)
+    assert stamp.game_id(tmp_path) == expected
