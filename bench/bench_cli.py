@@ -11,8 +11,9 @@ child's own ru_maxrss, its CPU time (user + system) from os.wait4: on a machine 
 work, CPU time is the steadier figure, wall time what the user waits. The validator cache
 (HEXFORGE_CACHE_DIR) is a fresh temp dir, filled by one untimed run except where a row says
 "empty cache". "after one unit changes" edits one
-unit's factors in a temp copy of the tree before each run. The in-process column times the same work
-inside this process (warm imports), for comparison with earlier figures only.
+unit's factors in a temp copy of the tree before each run. Rows compared with each other run
+interleaved, round by round. The in-process figure times the same check inside this process (warm
+imports), for comparison with earlier figures only.
 """
 from __future__ import annotations
 
@@ -57,17 +58,21 @@ class Runner:
             raise SystemExit(f"{' '.join(argv)} exited {p.returncode}")
         return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
-    def median(self, argv: list[str], cwd: Path, before=None) -> tuple[float, float, float]:
-        """Median wall and CPU seconds, largest peak MB over the runs; `before(i)` prepares run i, untimed."""
-        walls, cpus, peaks = [], [], []
+    def rounds(self, steps: list, cwd: Path) -> dict:
+        """Run every (name, argv, before) step in turn, --runs rounds over: each step's median wall and
+        CPU seconds and largest peak MB. Interleaved, so that a baseline and what it is compared
+        with see the same machine; `before(i)`, if given, prepares round i of its step, untimed."""
+        seen: dict = {name: ([], [], []) for name, _, _ in steps}
         for i in range(self.runs):
-            if before:
-                before(i)
-            dt, cpu, mb = self.once(argv, cwd)
-            walls.append(dt)
-            cpus.append(cpu)
-            peaks.append(mb)
-        return statistics.median(walls), statistics.median(cpus), max(peaks)
+            for name, argv, before in steps:
+                if before:
+                    before(i)
+                for acc, v in zip(seen[name], self.once(argv, cwd)):
+                    acc.append(v)
+        return {name: (statistics.median(w), statistics.median(c), max(m)) for name, (w, c, m) in seen.items()}
+
+    def median(self, argv: list[str], cwd: Path, before=None) -> tuple[float, float, float]:
+        return self.rounds([("", argv, before)], cwd)[""]
 
 
 def edit_one_unit(tree: Path):
@@ -110,38 +115,44 @@ def command_table(tree: Path, runs: int) -> None:
         shutil.copytree(tree, work)
         files = [str(work / f) for f in find_files(work)]
         out = ["--out", str(tmp / "out")]
-        rows: list[list] = []
-
-        def row(name, argv, before=None):
-            wall, cpu, mb = r.median(argv, tmp, before)
-            rows.append([name, wall, cpu, mb, ""])
-            return wall, cpu
-
-        def note(fmt, a, b):
-            rows[-1][4] = f"wall {fmt(a[0], b[0])}, CPU {fmt(a[1], b[1])}"
-
         def ratio(x, y):
             return f"{x / y:.2f}x"
 
         def share(x, y):
             return f"{100 * x / y:.1f} %"
 
-        bare = row("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"])
-        floor = row("python -c <CSafeLoader over the same files>", [sys.executable, "-c", FLOOR, *files])
-        note(lambda x, y: "floor", floor, floor)
-        note(lambda x, y: f"+{x - y:.3f} s over bare", row("hexforge --help", hf + ["--help"]), bare)
-        t = row("hexforge check (empty validator cache)", hf + ["check", str(work)],
-                before=lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True))
-        note(ratio, t, floor)
-        note(ratio, row("hexforge check", hf + ["check", str(work)]), floor)
-        rows[-1][4] += f"; in-process {in_process_check(work, runs):.3f} s"
+        def over(x, y):
+            return f"+{x - y:.3f} s over bare"
+
+        check = hf + ["check", str(work)]
+        base = r.rounds([
+            ("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"], None),
+            ("python -c <CSafeLoader over the same files>", [sys.executable, "-c", FLOOR, *files], None),
+            ("hexforge --help", hf + ["--help"], None),
+            ("hexforge check (empty validator cache)", check,
+             lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True)),
+            ("hexforge check", check, None),
+        ], tmp)
+        bare, floor = list(base.values())[:2]
+        compared = {"hexforge --help": (over, bare), "hexforge check (empty validator cache)": (ratio, floor),
+                    "hexforge check": (ratio, floor)}
+        rows = [[name, *v, ""] for name, v in base.items()]
         for cmd in ("build", "charts"):
             argv = hf + [cmd, str(work)] + out
-            cold = row(f"hexforge {cmd} (cold)", argv, before=fresh_dir(tmp))
-            note(share, row(f"hexforge {cmd} (nothing changed)", argv), cold)
-            note(share, row(f"hexforge {cmd} (after one unit changes)", argv, before=edit_one_unit(work)), cold)
+            timed = r.rounds([(f"hexforge {cmd} (cold)", argv, fresh_dir(tmp)),
+                              (f"hexforge {cmd} (nothing changed)", argv, None),
+                              (f"hexforge {cmd} (after one unit changes)", argv, edit_one_unit(work))], tmp)
+            cold = timed[f"hexforge {cmd} (cold)"]
+            compared.update({name: (share, cold) for name in list(timed)[1:]})
+            rows += [[name, *v, ""] for name, v in timed.items()]
             shutil.copy(tree / "counters.yaml", work / "counters.yaml")
             shutil.rmtree(tmp / "out", ignore_errors=True)
+        for row in rows:
+            if row[0] in compared:
+                fmt, against = compared[row[0]]
+                row[4] = f"wall {fmt(row[1], against[0])}, CPU {fmt(row[2], against[1])}"
+        next(row for row in rows if row[0] == "hexforge check")[4] += \
+            f"; in-process {in_process_check(work, runs):.3f} s"
     print(f"tree: {tree}  ({len(files)} files), {runs} runs each, medians; command: {' '.join(hf)}")
     print(f"{'what':<44} {'wall s':>7} {'CPU s':>7} {'peak MB':>7}  compared")
     for name, wall, cpu, mb, text in rows:

@@ -4,8 +4,8 @@
 
 Each copy k of the corrected game (errata applied, then dropped) adds its own boards (the original
 boards renamed "A" -> "AK"..., stacked north of the others), its own formations and units (ids
-suffixed "-xK"), its own scenarios (ids suffixed, set up on the copy's boards with the copy's units)
-and its arrivals (appended to the same orders of arrival). Places, tables, the TEC and the turns are
+suffixed "-xK"), its own scenarios (ids suffixed, set up on the copy's boards with the copy's units,
+the copy's arrivals as each scenario's own reinforcements). Places, tables, the TEC and the turns are
 shared. The result is `<out>/<game>-x<N>/`, a valid tree with N times the units, boards and scenarios.
 """
 from __future__ import annotations
@@ -83,7 +83,7 @@ def multiply(data: dict, times: int) -> dict:
     grid = out["map.yaml"]
     boards = [b["id"] for b in grid["boards"]]
     rows = max(b["rows"][1] for b in grid["boards"]) + 1
-    counters, ooa = out["counters.yaml"], out.get("orders-of-arrival.yaml")
+    counters = out["counters.yaml"]
     originals = {rel: d for rel, d in data.items() if rel.startswith("scenarios/")}
     for k in range(1, times):
         c = Copy(k, boards)
@@ -93,15 +93,18 @@ def multiply(data: dict, times: int) -> dict:
         grid["joins"] = grid.get("joins", []) + [c.relabel(j) for j in data["map.yaml"].get("joins", [])]
         counters["formations"] += [{**f, "id": c.unit(f["id"])} for f in data["counters.yaml"]["formations"]]
         counters["units"] += [{**c.relabel(u), "id": c.unit(u["id"])} for u in data["counters.yaml"]["units"]]
+        shared = (data.get("orders-of-arrival.yaml") or {}).get("orders_of_arrival") or []
         for rel, sc in originals.items():
             copy = c.relabel(sc)
             copy["id"], copy["name"] = f"{sc['id']}-x{k}", f"{sc['name']} (copy {k})"
+            # the copy's own arrivals, as scenario reinforcements: a shared order of arrival would
+            # give every scenario every copy's arrivals (cost growing with copies x scenarios)
+            sides = set(sc.get("orders_of_arrival") or ())
+            if sides:
+                copy["reinforcements"] = (copy.get("reinforcements") or []) + \
+                    [c.relabel(o) for o in shared if o["side"] in sides]
+                copy["orders_of_arrival"] = []
             out[rel.replace(".yaml", f"-x{k}.yaml")] = copy
-        if ooa:
-            printed = data["orders-of-arrival.yaml"]["orders_of_arrival"]
-            for side, side0 in zip(ooa["orders_of_arrival"], printed):
-                for turn, turn0 in zip(side["turns"], side0["turns"]):
-                    turn["arrivals"] += [c.relabel(a) for a in turn0.get("arrivals") or ()]
     return out
 
 

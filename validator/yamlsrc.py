@@ -188,6 +188,10 @@ def load_text(data: bytes, file: str):
         raise SourceError("HF003", "file is empty", Loc(file, 1, 1),
                           "give the file its content or delete it")
     try:
-        return _build(node, file, [MAX_NODES])
+        value = _build(node, file, [MAX_NODES])
     except RecursionError:
         raise SourceError("HF001", "YAML nested too deeply", Loc(file, 1, 1)) from None
+    if value is None:  # `null` or `~` alone: no data, as good as empty (callers take None as unreadable)
+        raise SourceError("HF003", "file holds only a null value", _loc(file, node.start_mark),
+                          "give the file its content or delete it")
+    return value
