@@ -13,10 +13,8 @@ from pathlib import Path
 
 import click
 
-from compiler.atomic import write_atomic
-from validator.checks import run_checks
-from validator.diagnostics import ordered, render_json, render_text, summarise
-from validator.loader import NotAGameTree, load_game
+# Each command imports what it uses inside its body: `hexforge --help` and `check` start faster
+# without the module writer, the chart renderer or the checks they do not run.
 
 
 def _fail(msg: str) -> None:
@@ -26,6 +24,9 @@ def _fail(msg: str) -> None:
 
 def check_tree(path, as_printed: bool = False):
     """(game or None, ordered diagnostics) for one tree: load, schema, errata, cross-checks."""
+    from validator.checks import run_checks
+    from validator.diagnostics import ordered
+    from validator.loader import load_game
     game, diags = load_game(path, apply_errata=not as_printed)
     if game is not None:
         diags = diags + run_checks(game)
@@ -62,6 +63,8 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Only errors and warnings (text output).")
 def check(path: Path, as_printed: bool, fmt: str, quiet: bool) -> None:
     """Check one game's source tree (e.g. source/ardennes2)."""
+    from validator.diagnostics import render_json, render_text, summarise
+    from validator.loader import NotAGameTree
     try:
         game, diags = check_tree(path, as_printed)
     except NotAGameTree as e:
@@ -83,6 +86,7 @@ def check(path: Path, as_printed: bool, fmt: str, quiet: bool) -> None:
 @click.argument("directory", type=click.Path(path_type=Path))
 def schema(directory: Path) -> None:
     """Write the JSON Schemas of every source file kind into DIRECTORY."""
+    from compiler.atomic import write_atomic
     from validator.schemas import dump_all
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -109,6 +113,8 @@ def list_checks(fmt: str) -> None:
 
 def _checked_game(path: Path):
     """Load and check a tree for compiling; a tree with errors is not built."""
+    from validator.diagnostics import render_text, summarise
+    from validator.loader import NotAGameTree
     try:
         game, diags = check_tree(path)
     except NotAGameTree as e:
@@ -136,6 +142,10 @@ def _progress():
               help="Output directory (default build/<game>).")
 def build(path: Path, out: Path | None) -> None:
     """Compile a checked source tree into a VASSAL module (.vmod)."""
+    from compiler.stamp import default_out, stamp_for
+    stamp = stamp_for("build", path, out)
+    if stamp.replay(default_out(path, out), click.echo):
+        return
     game = _checked_game(path)
     from compiler.vassal.build import build_module
     out_dir = out or Path("build") / game.id
@@ -152,6 +162,7 @@ def build(path: Path, out: Path | None) -> None:
         click.echo(f"warning: {w}", err=True)
     click.echo(f"built {result} in {time.perf_counter() - t0:.2f}s"
                + (f" ({len(warnings)} warning(s))" if warnings else ""))
+    stamp.record(out_dir, [result], [(f"warning: {w}", True) for w in warnings] + [(f"built {result}", False)])
 
 
 @main.command()
@@ -161,6 +172,10 @@ def build(path: Path, out: Path | None) -> None:
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 def charts(path: Path, out: Path | None, paper: str) -> None:
     """Render printable counter sheets and player aids (PDF + PNG previews)."""
+    from compiler.stamp import default_out, stamp_for
+    stamp = stamp_for("charts", path, out, paper=paper)
+    if stamp.replay(default_out(path, out, "charts"), click.echo):
+        return
     game = _checked_game(path)
     from compiler.charts.build import build_charts
     out_dir = out or Path("build") / game.id / "charts"
@@ -172,6 +187,7 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
     for f in files:
         click.echo(f"wrote {f}")
     click.echo(f"{len(files)} file(s) in {time.perf_counter() - t0:.2f}s")
+    stamp.record(out_dir, files, [(f"wrote {f}", False) for f in files])
 
 
 @main.command()

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -64,6 +65,14 @@ def test_empty_and_binary_files(mini):
     r = run("check", mini.path, "--format", "json")
     got = {(d["file"], d["code"]) for d in json.loads(r.output)["diagnostics"]}
     assert got == {("tec.yaml", "HF003"), ("tables.yaml", "HF006")} and r.exit_code == 1
+
+
+@pytest.mark.parametrize("text", ["null", "~\n", "--- null\n"])
+def test_a_file_of_only_null_is_reported_not_a_crash(mini, text):
+    mini.text("game.yaml", text)
+    r = run("check", mini.path, "--format", "json")
+    got = [(d["file"], d["code"], d["line"]) for d in json.loads(r.output)["diagnostics"]]
+    assert got == [("game.yaml", "HF003", 1)] and r.exit_code == 1
 
 
 def test_duplicate_key_is_an_error(mini):

@@ -10,8 +10,8 @@ from functools import lru_cache
 from typing import Iterator
 
 import fastjsonschema
-import jsonschema
 
+from .compiled import load_validator
 from .model import Loc
 from .yamlsrc import LocList, LocMap
 
@@ -382,6 +382,7 @@ def kind_of(relpath: str) -> str | None:
 
 @lru_cache(maxsize=None)
 def validator(kind: str):
+    import jsonschema  # only a file that fails needs it: its import costs more than a whole check
     s = schema(kind)
     cls = jsonschema.validators.validator_for(s)
     return cls(s)
@@ -423,13 +424,15 @@ def _help(err) -> str:
 @lru_cache(maxsize=None)
 def fast_validator(kind: str):
     """A compiled validator for the common case (valid data); it stops at the first error."""
+    return load_validator(fast_schema(kind), kind)
+
+
+def fast_schema(kind: str) -> dict:
+    """The schema as fastjsonschema compiles it."""
     s = dict(schema(kind))
     s["$schema"] = "http://json-schema.org/draft-07/schema#"  # the keywords used mean the same there
     del s["$id"]  # refs stay inside this document: nothing is ever fetched
-
-    def refuse(uri):
-        raise ValueError(f"schema reference {uri} is not local")
-    return fastjsonschema.compile(s, handlers={"http": refuse, "https": refuse, "file": refuse})
+    return s
 
 
 def validate(kind: str, data, file: str) -> Iterator[tuple[str, Loc, str]]:
@@ -443,6 +446,7 @@ def validate(kind: str, data, file: str) -> Iterator[tuple[str, Loc, str]]:
         return
     except fastjsonschema.JsonSchemaException:
         pass
+    import jsonschema
     v = validator(kind)
     for err in sorted(v.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
         # descend into oneOf/anyOf to the most useful sub-error

@@ -108,6 +108,15 @@ def _unchanged(stamp: Path, k: str, target: Path) -> Optional[tuple[list, list]]
     return None
 
 
+def _art(x):
+    """A model value (or tuple of them) as artwork sees it: where it was written does not show."""
+    if isinstance(x, tuple):
+        return tuple(_art(v) for v in x)
+    if dataclasses.is_dataclass(x) and any(f.name == "loc" for f in dataclasses.fields(x)):
+        return dataclasses.replace(x, loc=None)
+    return x
+
+
 def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int], None]] = None,
                  warnings: Optional[list] = None, notes: Optional[list] = None) -> Path:
     """Build `out_dir/<game.id>.vmod`. `warnings`, if given, receives what could not be placed faithfully;
@@ -154,9 +163,10 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
     report("boards", nb, nb)
 
     # -- counters -------------------------------------------------------------------------------
-    # everything counter artwork may read, hashed once (each counter's key adds the unit id and face)
-    cdata = cache_mod.key(repr((game.sides, game.formations, game.factor_names, game.rules.other,
-                                game.units, game.markers)))
+    # what every counter's artwork may read besides its own unit or marker (render/counters.py reads
+    # game.sides, game.formations and game.rules), hashed once; each key adds its own piece, so a
+    # change to one unit redraws that unit's faces only
+    cdata = cache_mod.key(repr((_art(game.sides), _art(game.formations), game.factor_names, game.rules)))
     total = len(game.units) + len(game.markers)
     for i, u in enumerate(game.units):
         if i % 50 == 0:
@@ -165,12 +175,12 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
         for face, fn in (("front", front), ("back", back)):
             if fn is None:
                 continue
-            k = cache_mod.key("counter", counter_code, cdata, u.id, face, COUNTER_PX)
+            k = cache_mod.key("counter", counter_code, cdata, repr(_art(u)), face, COUNTER_PX)
             data = cache.get_or_make(k, lambda u=u, face=face: boards_mod.png_bytes(
                 counters_mod.counter_image(game, u, face, COUNTER_PX)), ".png")
             entries.append(("images/" + fn, data))
     for m in game.markers:
-        k = cache_mod.key("marker", counter_code, cdata, m.id, COUNTER_PX)
+        k = cache_mod.key("marker", counter_code, cdata, repr(_art(m)), COUNTER_PX)
         data = cache.get_or_make(k, lambda m=m: boards_mod.png_bytes(
             counters_mod.marker_image(game, m, COUNTER_PX)), ".png")
         entries.append(("images/" + pieces.marker_image_name(m), data))
