@@ -126,7 +126,7 @@ GAME = _obj(
         ["id"], id={"$ref": "#/$defs/turn"}, date=_sn, time={"enum": ["AM", "PM", None]}, label=_sn)},
     sequence_of_play={"type": "array", "items": _obj(
         ["id", "name"], id=_s, name=_s, side=_sn,
-        moves={"oneOf": [{"const": "all"}, _strs]}, combat={"type": "boolean"})},
+        moves={"oneOf": [{"enum": ["all"]}, _strs]}, combat={"type": "boolean"})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
@@ -207,7 +207,7 @@ TEC = _obj(
 
 # A combat result's structured effect on one side: counts are integers or "#" (the number printed
 # with the result, "DR2" -> 2).
-_effect_count = {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "#"}]}
+_effect_count = {"oneOf": [{"type": "integer", "minimum": 0}, {"enum": ["#"]}]}
 _SIDE_EFFECT = {
     "type": "object", "additionalProperties": False,
     "properties": {
