@@ -97,7 +97,7 @@ def _audit_batch(setup: AuditSetup, logs: tuple, jobs: int, chain: bool, names: 
             futures = [pool.submit(audit_task, *t) for t in tasks]
             results = [_result(f, t[1]) for f, t in zip(futures, tasks)]
     if chain:
-        _chain(results)
+        _chain(results, loaded(setup)[0])
     return results
 
 
@@ -158,7 +158,7 @@ def index_entry(r: LogResult):
                       sum(1 for f in fs if f.severity == "info"))
 
 
-def _chain(results: list[LogResult]) -> None:
+def _chain(results: list[LogResult], game) -> None:
     """Each audited log's start against the end of the audited log before it; an unreadable log breaks the chain."""
     from validator.referee.chain import compare
     previous: Optional[LogResult] = None
@@ -167,7 +167,7 @@ def _chain(results: list[LogResult]) -> None:
             previous = None
             continue
         if previous is not None:
-            r.chain = tuple(compare(previous.ends, r.ends, Path(previous.file).name))
+            r.chain = tuple(compare(previous.ends, r.ends, Path(previous.file).name, game))
             add_findings(r.audit, r.chain)
         previous = r
 

@@ -191,8 +191,8 @@ def test_chain_reports_a_piece_moved_between_the_logs(game, tmp_path):
     second = _continuation(game, LOGS / "aachen_legal.vlog", tmp_path / "part2.yaml", move=("1031", "1529"))
     res = aachen(LOGS / "aachen_legal.vlog", second, extra=("--chain", "--format", "json"))
     assert chain_findings(res, 1) == [(
-        "HF1652", "error", ["1530", "1529"], ["us-1id-inf-3-3-7"],
-        "us-1id-inf-3-3-7 (piece 1031) stood at 1530 when aachen_legal.vlog ended and stands at 1529 at this "
+        "HF1652", "error", ["1530", "1529"], ["3-3-7 infantry"],
+        "3-3-7 infantry (piece 1031) stood at 1530 when aachen_legal.vlog ended and stands at 1529 at this "
         "log's start")]
     assert res.exit_code == 1
     # without --chain the same two logs are judged apart
@@ -209,9 +209,9 @@ def test_chain_reports_a_turn_gap_and_a_piece_missing(game, tmp_path):
         ("HF1651", "error", [], [], "starts at turn 3, but aachen_legal.vlog ended at turn 2")]
     third = chain_findings(res, 2)
     assert third[0][:2] == ("HF1651", "error") and "starts at turn 1, but part2.yaml ended at turn 3" in third[0][4]
-    moved_back = [f for f in third[1:] if f[3] == ["de-inf-0-1-6"]]
-    assert moved_back == [("HF1652", "error", ["0409"], ["de-inf-0-1-6"],
-                           "de-inf-0-1-6 (piece 1001) stands at 0409 at this log's start but was not in play when "
+    moved_back = [f for f in third[1:] if "piece 1001" in f[4]]
+    assert moved_back == [("HF1652", "error", ["0409"], ["0-1-6 infantry"],
+                           "0-1-6 infantry (piece 1001) stands at 0409 at this log's start but was not in play when "
                            "part2.yaml ended")]
     assert rec.start.where("1001") == Where(hex="0409")
 

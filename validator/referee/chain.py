@@ -9,9 +9,10 @@ new between the two (HF1652). Pure functions of two records' ends; no game is na
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from ..codes import declare
+from ..model import Game
 from ..position import Counter, Position, Where
 from ..record import GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
 from .replay import AuditFinding
@@ -103,9 +104,13 @@ def ends(record: GameRecord) -> Ends:
     return Ends(record.start, record.start_turn, record.start_phase, walk.position(), walk.turn, walk.phase)
 
 
-def compare(previous: Ends, nxt: Ends, previous_name: str) -> list[AuditFinding]:
-    """What changed between the end of the previous log and the start of the next (the next log's findings)."""
-    return _turn_gap(previous, nxt, previous_name) + _changed_pieces(previous.end, nxt.start, previous_name)
+def compare(previous: Ends, nxt: Ends, previous_name: str, game: Optional[Game] = None) -> list[AuditFinding]:
+    """What changed between the end of the previous log and the start of the next (the next log's findings);
+    units are named by the game's unit names where it knows them."""
+    def label(unit_id: str) -> str:
+        u = game.unit(unit_id) if game is not None else None
+        return u.name if u else unit_id
+    return _turn_gap(previous, nxt, previous_name) + _changed_pieces(previous.end, nxt.start, previous_name, label)
 
 
 def _finding(code, message: str, hexes: tuple[str, ...] = (), units: tuple[str, ...] = (),
@@ -127,11 +132,12 @@ def _turn_gap(previous: Ends, nxt: Ends, previous_name: str) -> list[AuditFindin
                      turn=nxt.start_turn, phase=nxt.start_phase)]
 
 
-def _changed_pieces(before: Position, after: Position, previous_name: str) -> list[AuditFinding]:
+def _changed_pieces(before: Position, after: Position, previous_name: str,
+                    label: Callable[[str], str]) -> list[AuditFinding]:
     out: list[AuditFinding] = []
     pieces = list(dict.fromkeys([c.piece for c, _ in before] + [c.piece for c, _ in after]))
     for piece in pieces:
-        f = _piece_change(piece, before, after, previous_name)
+        f = _piece_change(piece, before, after, previous_name, label)
         if f is not None:
             out.append(f)
     if len(out) > MAX_PIECE_FINDINGS:
@@ -141,11 +147,12 @@ def _changed_pieces(before: Position, after: Position, previous_name: str) -> li
     return out
 
 
-def _piece_change(piece: str, before: Position, after: Position, previous_name: str) -> Optional[AuditFinding]:
+def _piece_change(piece: str, before: Position, after: Position, previous_name: str,
+                  label: Callable[[str], str]) -> Optional[AuditFinding]:
     w0, w1 = before.where(piece), after.where(piece)
     c0, c1 = before.counter(piece), after.counter(piece)
     c = c1 or c0
-    name = f"{c.unit} (piece {piece})"
+    name = f"{label(c.unit)} (piece {piece})"
     hexes = tuple(dict.fromkeys(w.hex for w in (w0, w1) if w is not None and w.hex))
     if w1 is None:
         msg = f"{name} stood at {w0} when {previous_name} ended and is missing from this log's start"
@@ -158,4 +165,4 @@ def _piece_change(piece: str, before: Position, after: Position, previous_name: 
         msg = f"{name} at {w1} was {old} when {previous_name} ended and is {new} at this log's start"
     else:
         return None
-    return _finding(CHAIN_POSITION_CHANGED, msg, hexes, (c.unit,))
+    return _finding(CHAIN_POSITION_CHANGED, msg, hexes, (label(c.unit),))
