@@ -43,7 +43,7 @@ def timed_process(cmd: str) -> tuple[float, float, int]:
 def audit_cmd(log: Path, vmod: Path, tree: str) -> str:
     env = f"PYTHONPATH={shlex.quote(str(ROOT))}"
     return (f"{env} {shlex.quote(sys.executable)} -m compiler.cli audit {tree} {shlex.quote(str(log))} "
-            f"--module {shlex.quote(str(vmod))} --format json")
+            f"--module {shlex.quote(str(vmod))}")
 
 
 def main() -> None:
@@ -74,17 +74,19 @@ def main() -> None:
            for k, v in samples.items()}
     print(f"log: {a.source}.vlog's steps repeated; {a.runs} runs, medians, whole processes "
           f"(load average {os.getloadavg()[0]:.1f})")
-    print(f"  {'what':<24} {'steps':>6} {'wall s':>8} {'cpu s':>8} {'peak RSS MB':>12} {'ms/step':>8}")
-    startup = med["audit 0"][0]
+    print(f"  {'what':<24} {'steps':>6} {'wall s':>8} {'cpu s':>8} {'peak RSS MB':>12} {'wall ms/step':>13} "
+          f"{'cpu ms/step':>12}")
+    w0, c0, _ = med["audit 0"]
     for name, (w, c, rss) in med.items():
         n = sizes.get(name.split()[-1], a.steps)
-        per = f"{(w - startup) / n * 1000:8.3f}" if name.startswith("audit") and n else f"{'':>8}"
+        per = (f"{(w - w0) / n * 1000:13.3f} {(c - c0) / n * 1000:12.3f}" if name.startswith("audit") and n
+               else "")
         print(f"  {name:<24} {n:>6} {w:8.2f} {c:8.2f} {rss / 1024:12.0f} {per}")
     base = med["pywargame readSave 16x"][0]
     full = med["audit 16x"][0]
     print(f"  the whole audit at {a.steps} steps vs pywargame's decode alone: {full:.2f} s vs {base:.2f} s, "
           f"{base / full:.2f}x ({'faster' if full < base else 'SLOWER'})")
-    print(f"  ms/step = (wall - the 0-step audit's wall) / steps; linear when equal at 1x, 4x, 16x")
+    print("  ms/step = (time - the 0-step audit's time) / steps: the cost is linear when it is equal at 1x, 4x, 16x")
 
 
 if __name__ == "__main__":

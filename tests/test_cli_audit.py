@@ -112,7 +112,7 @@ def test_report_rewritten_whole_and_two_logs_of_one_name_get_two_pages(tmp_path)
 # -- --jobs --
 
 BATCH = ["aachen_violations", "damaged_truncated", "aachen_legal", "damaged_bad_vcsk", "aachen_stacks_undo",
-         "damaged_xxe_savedata", "aachen_long_game", "aachen_reinforcements_ok"]
+         "damaged_xxe_savedata", "aachen_long_game", "damaged_zip_slip", "aachen_reinforcements_ok"]
 
 
 @pytest.mark.parametrize("fmt", ["json", "text"])
@@ -128,6 +128,9 @@ def test_jobs_keep_the_input_order_and_equal_one_job(fmt):
         bad = {Path(x["file"]).stem: x["error"] for x in doc["logs"] if "error" in x}
         assert set(bad) == {"damaged_truncated", "damaged_bad_vcsk"}
         assert "corrupt savedGame obfuscation" in bad["damaged_bad_vcsk"]
+        # the two damaged logs that still read are audited: the entity-laden savedata refused, not resolved
+        xxe = next(x for x in doc["logs"] if x["file"].endswith("damaged_xxe_savedata.vlog"))
+        assert xxe["steps"] == 13 and any("DOCTYPE" in w for w in xxe["warnings"])
         assert doc["summary"]["unreadable"] == 2 and doc["summary"]["errors"] == 2
 
 
