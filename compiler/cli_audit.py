@@ -159,7 +159,8 @@ def index_entry(r: LogResult):
 
 
 def _chain(results: list[LogResult], game) -> None:
-    """Each audited log's start against the end of the audited log before it; an unreadable log breaks the chain."""
+    """Each audited log's start against the end of the audited log before it, instead of against the
+    scenario's set-up (a later log starts mid-game); an unreadable log breaks the chain."""
     from validator.referee.chain import compare
     previous: Optional[LogResult] = None
     for r in results:
@@ -168,8 +169,20 @@ def _chain(results: list[LogResult], game) -> None:
             continue
         if previous is not None:
             r.chain = tuple(compare(previous.ends, r.ends, Path(previous.file).name, game))
+            drop_setup_findings(r.audit)
             add_findings(r.audit, r.chain)
         previous = r
+
+
+def setup_rule_codes() -> frozenset[str]:
+    """The referee's rules that judge a log's start position against the scenario's set-up."""
+    from validator.referee import all_rules
+    return frozenset(c for c, r in all_rules().items() if r.on == "start" and r.name.startswith("setup-"))
+
+
+def drop_setup_findings(audit) -> None:
+    codes = setup_rule_codes()
+    audit.findings = [f for f in audit.findings if not (f.step is None and f.code in codes)]
 
 
 def add_findings(audit, findings) -> None:

@@ -219,6 +219,28 @@ def test_chain_reports_a_turn_gap_and_a_piece_missing(game, tmp_path):
     assert rec.start.where("1001") == Where(hex="0409")
 
 
+def test_a_chained_log_that_starts_mid_turn_is_judged_by_the_chain_not_the_setup(game, tmp_path):
+    """aachen_stacks_undo ends in turn 1 with units off their set-up hexes: the next log starts there.
+    Alone it is judged against the set-up (HF1003 for each unit moved); chained, against the previous end."""
+    rec = read_log(LOGS / "aachen_stacks_undo.vlog", LOGS / "aachen.vmod", game)
+    e = ends(rec)
+    second = tmp_path / "later.yaml"
+    second.write_text(record_to_yaml(replace(rec, source=str(second), start=e.end, start_turn=e.end_turn, steps=(),
+                                             warnings=())), encoding="utf-8")
+    alone = json.loads(aachen(LOGS / "aachen_stacks_undo.vlog", second, extra=("--format", "json")).stdout)
+    assert {d["code"] for d in alone["logs"][1]["diagnostics"] if d["severity"] == "error"} == {"HF1003"}
+    res = aachen(LOGS / "aachen_stacks_undo.vlog", second, extra=("--format", "json", "--chain"))
+    chained = json.loads(res.stdout)["logs"][1]["diagnostics"]
+    assert [d for d in chained if d["code"] in ("HF1001", "HF1002", "HF1003", "HF1004", "HF1005")] == []
+    assert [d for d in chained if d["severity"] == "error"] == [] and res.exit_code == 0
+    # the first log of a chain is still judged against the set-up: a unit moved before the log began
+    moved = replace(rec, source=str(tmp_path / "first.yaml"), start=rec.start.moved("1030", Where(hex="1231")))
+    (tmp_path / "first.yaml").write_text(record_to_yaml(moved), encoding="utf-8")
+    first = json.loads(aachen(tmp_path / "first.yaml", second, extra=("--format", "json", "--chain")).stdout)
+    assert [(d["code"], d["hexes"]) for d in first["logs"][0]["diagnostics"] if d["code"] == "HF1003"] == [
+        ("HF1003", ["1231"])]
+
+
 def test_chain_is_not_broken_by_order_of_jobs(game, tmp_path):
     second = _continuation(game, LOGS / "aachen_legal.vlog", tmp_path / "part2.yaml", move=("1031", "1529"))
     args = (LOGS / "aachen_legal.vlog", LOGS / "damaged_truncated.vlog", second, LOGS / "aachen_legal.vlog")
