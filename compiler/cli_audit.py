@@ -43,7 +43,7 @@ class LogResult:
     warnings: tuple = ()                      # what the reader could not map
     ends: object = None                       # validator.referee.chain.Ends, with --chain
     page: Optional[str] = None                # its report page's file name, with --report
-    chain: tuple = ()                         # the findings --chain added (against the log before it)
+    chain: Optional[tuple] = None             # --chain: the findings against the log before it (None: first)
 
 
 class CannotRun(Exception):
@@ -87,8 +87,8 @@ def _audit_batch(setup: AuditSetup, logs: tuple, jobs: int, chain: bool, names: 
                  extra: Optional[list] = None) -> list[LogResult]:
     """Each log's result, in the order given, audited in `jobs` processes (1: in this one)."""
     names = names or [None] * len(logs)
-    extra = extra or [()] * len(logs)
-    tasks = [(setup, str(log), name, tuple(x), chain) for log, name, x in zip(logs, names, extra)]
+    extra = extra or [None] * len(logs)
+    tasks = [(setup, str(log), name, x, chain) for log, name, x in zip(logs, names, extra)]
     workers = min(_jobs(jobs), len(tasks))
     if workers <= 1:
         results = [audit_task(*t) for t in tasks]
@@ -169,8 +169,7 @@ def _chain(results: list[LogResult], game) -> None:
             continue
         if previous is not None:
             r.chain = tuple(compare(previous.ends, r.ends, Path(previous.file).name, game))
-            drop_setup_findings(r.audit)
-            add_findings(r.audit, r.chain)
+            judge_by_chain(r.audit, r.chain)
         previous = r
 
 
@@ -180,9 +179,11 @@ def setup_rule_codes() -> frozenset[str]:
     return frozenset(c for c, r in all_rules().items() if r.on == "start" and r.name.startswith("setup-"))
 
 
-def drop_setup_findings(audit) -> None:
+def judge_by_chain(audit, chain_findings: tuple) -> None:
+    """A chained log's start: the chain's findings in place of the set-up rules' ones."""
     codes = setup_rule_codes()
     audit.findings = [f for f in audit.findings if not (f.step is None and f.code in codes)]
+    add_findings(audit, chain_findings)
 
 
 def add_findings(audit, findings) -> None:
@@ -273,17 +274,19 @@ class _Unreadable(Exception):
     pass
 
 
-def audit_task(setup: AuditSetup, log: str, page: Optional[str], extra: tuple, chain: bool) -> LogResult:
-    """Audit one log (and write its page); any failure is this log's error, never the batch's."""
+def audit_task(setup: AuditSetup, log: str, page: Optional[str], chained: Optional[tuple], chain: bool) -> LogResult:
+    """Audit one log (and write its page); any failure is this log's error, never the batch's.
+    `chained`: the findings of its start against the previous log's end, already made (--chain --report)."""
     try:
-        return _audit_one(setup, Path(log), page, extra, chain)
+        return _audit_one(setup, Path(log), page, chained, chain)
     except CannotRun as e:
         return LogResult(log, error=str(e))
     except Exception as e:                     # a referee bug must not stop a league's batch
         return LogResult(log, error=f"internal error while auditing ({type(e).__name__}: {e}); please report it")
 
 
-def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], extra: tuple, chain: bool) -> LogResult:
+def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], chained: Optional[tuple],
+               chain: bool) -> LogResult:
     from validator.referee.audit import UnknownScenario, audit
     from validator.referee.provenance import module_mismatch
     game, mod = loaded(setup)
@@ -297,7 +300,9 @@ def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], extra: tuple, 
         result = audit(game, record, setup.scenario)
     except UnknownScenario as e:
         return LogResult(str(log), error=str(e))
-    add_findings(result, module_mismatch(record.module, _module_name(mod)) + list(extra))
+    add_findings(result, module_mismatch(record.module, _module_name(mod)))
+    if chained is not None:
+        judge_by_chain(result, chained)
     ends = None
     if chain:
         from validator.referee.chain import ends as record_ends

@@ -233,6 +233,10 @@ def test_a_chained_log_that_starts_mid_turn_is_judged_by_the_chain_not_the_setup
     chained = json.loads(res.stdout)["logs"][1]["diagnostics"]
     assert [d for d in chained if d["code"] in ("HF1001", "HF1002", "HF1003", "HF1004", "HF1005")] == []
     assert [d for d in chained if d["severity"] == "error"] == [] and res.exit_code == 0
+    # the same with a report: the page shows what the text shows
+    out = tmp_path / "r"
+    assert aachen(LOGS / "aachen_stacks_undo.vlog", second, extra=("--chain", "--report", out)).exit_code == 0
+    assert "HF1003" not in (out / "later.html").read_text(encoding="utf-8")
     # the first log of a chain is still judged against the set-up: a unit moved before the log began
     moved = replace(rec, source=str(tmp_path / "first.yaml"), start=rec.start.moved("1030", Where(hex="1231")))
     (tmp_path / "first.yaml").write_text(record_to_yaml(moved), encoding="utf-8")
