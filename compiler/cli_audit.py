@@ -84,11 +84,12 @@ def _cannot(msg: str) -> int:
 # -- the batch --
 
 def _audit_batch(setup: AuditSetup, logs: tuple, jobs: int, chain: bool, names: Optional[list] = None,
-                 extra: Optional[list] = None) -> list[LogResult]:
-    """Each log's result, in the order given, audited in `jobs` processes (1: in this one)."""
+                 chained: Optional[list] = None) -> list[LogResult]:
+    """Each log's result, in the order given, audited in `jobs` processes (1: in this one). `names`: the
+    report pages' names; `chained`: per log, the chain's findings against the log before it, or None."""
     names = names or [None] * len(logs)
-    extra = extra or [None] * len(logs)
-    tasks = [(setup, str(log), name, x, chain) for log, name, x in zip(logs, names, extra)]
+    chained = chained or [None] * len(logs)
+    tasks = [(setup, str(log), name, x, chain) for log, name, x in zip(logs, names, chained)]
     workers = min(_jobs(jobs), len(tasks))
     if workers <= 1:
         results = [audit_task(*t) for t in tasks]
@@ -124,8 +125,7 @@ def _audit_with_report(setup: AuditSetup, logs: tuple, report: Path, jobs: int, 
             with_report = replace(setup, report_dir=tmp)
             if chain:                          # the chain's findings go on the pages: compare first
                 first = _audit_batch(setup, logs, jobs, chain=True)
-                extra = [r.chain for r in first]
-                results = _audit_batch(with_report, logs, jobs, False, names, extra)
+                results = _audit_batch(with_report, logs, jobs, False, names, [r.chain for r in first])
             else:
                 results = _audit_batch(with_report, logs, jobs, False, names)
             write_index(tmp, f"Audit: {game.title}", [index_entry(r) for r in results])
