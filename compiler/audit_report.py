@@ -9,7 +9,9 @@ the page last, so a page never points at a picture that is not there.
 from __future__ import annotations
 
 import html
+import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Protocol, Sequence
 
@@ -17,7 +19,8 @@ from PIL import Image, ImageDraw
 
 from validator.model import Game
 from validator.position import Position
-from validator.record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
+from validator.record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, TurnChanged
+from validator.referee.chain import positions_at
 
 from .atomic import write_atomic
 from .render.boards import png_bytes, render_board
@@ -27,6 +30,8 @@ CROP_MARGIN_HEXES = 2                 # hexes of map shown around the ringed one
 MAX_CROP_PX = 1200                    # a crop never grows past this (far-apart hexes: the first ones win)
 MAX_TIMELINE_STEPS = 5000             # a longer log shows its first steps and says how many are left out
 RING = (230, 0, 200)                  # magenta: apart from the red victory-hex rings
+ARROW = (20, 60, 220)                 # the move drawn: blue, from where it started to where it ended
+MAX_MOVES_DRAWN = 6
 
 BoardRenderer = Callable[[Game, str], Image.Image]
 
@@ -42,40 +47,29 @@ class ReportFinding(Protocol):
     step: Optional[int]
 
 
-# -- positions by step (the report's own small replay: placements, moves, removals, state changes) --
+# -- positions by step --
 def positions_by_step(record: GameRecord) -> dict[int, Position]:
     """The position after each step; an undo step restores the position before the step it undoes."""
-    pos = record.start
-    before: list[Position] = []
-    out: dict[int, Position] = {}
-    for s in record.steps:
-        if s.undo:
-            if before:
-                pos = before.pop()
-        else:
-            before.append(pos)
-            pos = _apply(pos, s)
-        out[s.index] = pos
-    return out
+    return positions_at(record, (s.index for s in record.steps))
 
 
-def _apply(pos: Position, step: Step) -> Position:
-    for e in step.events:
-        if isinstance(e, Placed):
-            pos = pos.placed(e.counter, e.where)
-        elif isinstance(e, Moved):
-            pos = pos.placed(e.counter, e.dst)
-        elif isinstance(e, Removed):
-            pos = pos.removed(e.counter.piece)
-        elif isinstance(e, StateChanged):
-            pos = pos.placed(e.counter, e.where) if pos.where(e.counter.piece) is None else pos.changed(e.counter)
-    return pos
+def step_moves(record: GameRecord, step: Optional[int], hexes: Sequence[str]) -> list[tuple[str, str]]:
+    """The drags of `step` (hex to hex) that touch `hexes`, or all of that step's drags if none does."""
+    if step is None or not 1 <= step <= len(record.steps):
+        return []
+    s = record.steps[step - 1]
+    moves = list(dict.fromkeys((e.src.hex, e.dst.hex) for e in s.events
+                               if isinstance(e, Moved) and e.src.hex and e.dst.hex and e.src.hex != e.dst.hex))
+    touching = [m for m in moves if m[0] in hexes or m[1] in hexes]
+    return (touching or moves)[:MAX_MOVES_DRAWN]
 
 
 # -- pictures --
 def map_picture(game: Game, hexes: Sequence[str], position: Optional[Position],
-                board: Callable[[str], Image.Image]) -> Optional[Image.Image]:
-    """The map around `hexes` (on the first one's board), the hexes ringed; None if no hex is on a board."""
+                board: Callable[[str], Image.Image],
+                moves: Sequence[tuple[str, str]] = ()) -> Optional[Image.Image]:
+    """The map around `hexes` (on the first one's board), the hexes ringed and `moves` drawn as arrows;
+    None if no hex is on a board."""
     grid = game.grid
     first = next((h for h in hexes if grid.board_of(h)), None)
     if first is None:
@@ -83,7 +77,9 @@ def map_picture(game: Game, hexes: Sequence[str], position: Optional[Position],
     board_id = grid.board_of(first)
     lay = layout_for(game, next(b for b in grid.boards if b.id == board_id))
     centres = [(h, c) for h in hexes if (c := lay.centre_of(h)) is not None]
-    xs, ys = [c[0] for _, c in centres], [c[1] for _, c in centres]
+    arrows = [(a, b) for s, d in moves if (a := lay.centre_of(s)) is not None and (b := lay.centre_of(d)) is not None]
+    points = [c for _, c in centres] + [p for a in arrows for p in a]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
     x0 = max(0, min(xs) - CROP_MARGIN_HEXES * DX)
     y0 = max(0, min(ys) - CROP_MARGIN_HEXES * DY)
     w, h = lay.size
@@ -97,7 +93,21 @@ def map_picture(game: Game, hexes: Sequence[str], position: Optional[Position],
     for _, (cx, cy) in centres:
         x, y = cx - x0, cy - y0
         d.ellipse([x - r, y - r, x + r, y + r], outline=RING, width=5)
+    for (ax, ay), (bx, by) in arrows:
+        _arrow(d, (ax - x0, ay - y0), (bx - x0, by - y0))
     return img
+
+
+def _arrow(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float]) -> None:
+    """A line from a to b with a filled head at b."""
+    d.line([a, b], fill=ARROW, width=4)
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    head = min(DY * 0.35, length)
+    base = (b[0] - ux * head, b[1] - uy * head)
+    d.polygon([b, (base[0] - uy * head * 0.5, base[1] + ux * head * 0.5),
+               (base[0] + uy * head * 0.5, base[1] - ux * head * 0.5)], fill=ARROW)
 
 
 def _label_units(d: ImageDraw.ImageDraw, lay, position: Position, box: tuple[int, int, int, int]) -> None:
@@ -209,10 +219,10 @@ def _stem(record: GameRecord) -> str:
 
 
 def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[ReportFinding], dice_stats: Sequence,
-                 board_renderer: Optional[BoardRenderer] = None) -> Path:
-    """Write `<log>.html` (and its pictures) into `out_dir`; returns the page's path."""
+                 board_renderer: Optional[BoardRenderer] = None, name: Optional[str] = None) -> Path:
+    """Write `<name>.html` (default: the log's file name) and its pictures into `out_dir`; returns the page."""
     out = Path(out_dir)
-    stem = _stem(record)
+    stem = name or _stem(record)
     renderer = board_renderer or render_board
     boards: dict[str, Image.Image] = {}
 
@@ -221,17 +231,17 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
             boards[bid] = renderer(game, bid)
         return boards[bid]
 
-    positions = positions_by_step(record)
+    pictured = [(i, f) for i, f in enumerate(findings) if f.severity == "error" and f.hexes]
+    positions = positions_at(record, (f.step for _, f in pictured if f.step is not None))
     pictures: dict[int, str] = {}
-    for i, f in enumerate(findings):
-        if f.severity != "error" or not f.hexes:
-            continue
-        img = map_picture(game, f.hexes, positions.get(f.step) if f.step is not None else record.start, board)
+    for i, f in pictured:
+        img = map_picture(game, f.hexes, positions.get(f.step) if f.step is not None else record.start, board,
+                          step_moves(record, f.step, f.hexes))
         if img is None:
             continue
-        name = f"{stem}-finding{i + 1}-step{f.step if f.step is not None else 0}.png"
-        write_atomic(out / name, png_bytes(img))
-        pictures[i] = name
+        file = f"{stem}-finding{i + 1}-step{f.step if f.step is not None else 0}.png"
+        write_atomic(out / file, png_bytes(img))
+        pictures[i] = file
     flagged = {f.step for f in findings if f.step is not None}
     title = f"Audit of {Path(record.source).name}: {game.title}"
     page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_e(title)}</title>"
@@ -242,5 +252,38 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
             f"<h2>Dice</h2>{_dice_html(dice_stats)}"
             f"<h2>Timeline</h2>{_timeline_html(record, flagged)}</body></html>\n")
     path = out / f"{stem}.html"
+    write_atomic(path, page.encode("utf-8"))
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One audited log as the index lists it; `page` is None for a log that could not be audited."""
+    log: str
+    page: Optional[str]
+    scenario: Optional[str] = None
+    steps: int = 0
+    errors: int = 0
+    warnings: int = 0
+    notes: int = 0
+    error: Optional[str] = None              # why the log could not be audited
+
+
+def write_index(out_dir, title: str, entries: Sequence[IndexEntry]) -> Path:
+    """`index.html`: every log in the order given, with its counts and a link to its page."""
+    rows = []
+    for e in entries:
+        name = f'<a href="{_e(e.page)}">{_e(e.log)}</a>' if e.page else _e(e.log)
+        if e.error is not None:
+            rows.append(f'<tr class="error"><td>{name}</td><td colspan="5">cannot audit: {_e(e.error)}</td></tr>')
+            continue
+        cls = ' class="error"' if e.errors else (' class="warning"' if e.warnings else "")
+        rows.append(f"<tr{cls}><td>{name}</td><td>{_e(e.scenario or '?')}</td><td>{e.steps}</td>"
+                    f"<td>{e.errors}</td><td>{e.warnings}</td><td>{e.notes}</td></tr>")
+    page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_e(title)}</title>"
+            f"<style>{STYLE}</style></head><body><h1>{_e(title)}</h1>"
+            "<table><tr><th>log</th><th>scenario</th><th>steps</th><th>errors</th><th>warnings</th>"
+            f"<th>notes</th></tr>{''.join(rows)}</table></body></html>\n")
+    path = Path(out_dir) / "index.html"
     write_atomic(path, page.encode("utf-8"))
     return path

@@ -199,11 +199,16 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
 @click.option("--as-printed", is_flag=True, help="Judge by the rules as printed, without errata.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="Only errors and warnings (text output).")
+@click.option("--report", "report", type=click.Path(path_type=Path), default=None,
+              help="Write an HTML page per log (map pictures of the violations) and index.html into this folder.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Audit this many logs at once, one process each (0: one per core).")
+@click.option("--chain", is_flag=True, help="The logs are one game in order: check each starts where the last ended.")
 def audit(path: Path, logs: tuple, module: Path | None, scenario: str | None, as_printed: bool, fmt: str,
-          quiet: bool) -> None:
-    """Audit VASSAL game logs (.vlog) or game records (.yaml) against a game's rules."""
+          quiet: bool, report: Path | None, jobs: int, chain: bool) -> None:
+    """Audit VASSAL game logs (.vlog), saved games (.vsav) or game records (.yaml) against a game's rules."""
     from compiler.cli_audit import run_audit
-    sys.exit(run_audit(path, logs, module, scenario, as_printed, fmt, quiet))
+    sys.exit(run_audit(path, logs, module, scenario, as_printed, fmt, quiet, report, jobs, chain))
 
 
 @main.command()

@@ -1,7 +1,7 @@
 """Regenerate the README's pictures from the bundled games (python docs/readme_images.py).
 
-A board crop with one scenario's set-up placed the way the VASSAL module places it, and the
-chart previews that `hexforge charts` writes. Uses only the project's public functions.
+A board crop with one scenario's set-up placed the way the VASSAL module places it, the
+chart previews that `hexforge charts` writes, and a map picture of `hexforge audit --report`. Uses only the project's public functions.
 """
 from __future__ import annotations
 
@@ -68,8 +68,25 @@ def joined_boards(game_id: str, name: str) -> None:
     img.quantize(colors=128).save(OUT / name, optimize=True)   # flat map colours: a palette keeps it small
 
 
+def audit_report_picture(name: str) -> None:
+    """The map picture `hexforge audit --report` draws for step 14 of the recorded Meuse log (a leg unit
+    moving in an exploitation phase): the report's own PNG, copied."""
+    import contextlib
+    import io
+
+    from compiler.cli_audit import run_audit
+    fixtures = ROOT / "tests" / "fixtures" / "vlogs"
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+        report = Path(tmp) / "audit"
+        run_audit(ROOT / "source" / "meuse", (fixtures / "meuse_violations.vlog",), fixtures / "meuse.vmod",
+                  None, False, "text", True, report=report)
+        (png,) = report.glob("meuse_violations-finding*-step14.png")
+        shutil.copyfile(png, OUT / name)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
+    audit_report_picture("audit-report-step14.png")
     board_with_setup("ardennes2", "7.3", "B", "ardennes2-7.3-board.png")
     joined_boards("meuse", "meuse-map.png")
     with tempfile.TemporaryDirectory() as tmp:

@@ -181,5 +181,5 @@ def test_cli_warns_when_the_log_names_another_module(tmp_path):
     f.write_text(record_to_yaml(replace(rec, module="Aachen: First to Fall 0.9")), encoding="utf-8")
     res = run("source/aachen", f, "--module", LOGS / "aachen.vmod", "-q")
     assert res.exit_code == 0
-    assert ("other.yaml: warning: the log was written with module 'Aachen: First to Fall 0.9', audited with "
+    assert ("other.yaml: start position: warning[HF1653] the log was written with module 'Aachen: First to Fall 0.9', audited with "
             "'Aachen: First to Fall 1.0'") in res.output

@@ -71,7 +71,8 @@ DECLARING_MODULES = ("validator.checks.errata", "validator.checks.hexes", "valid
                      "validator.checks.tables", "validator.checks.turns", "validator.checks.units",
                      "validator.referee.arrivals", "validator.referee.coverage", "validator.referee.movement",
                      "validator.referee.sequence", "validator.referee.stacking", "validator.referee.startpos",
-                     "validator.referee.combat", "validator.referee.dice")
+                     "validator.referee.combat", "validator.referee.dice",
+                     "validator.referee.chain", "validator.referee.provenance")
 
 
 def all_codes() -> dict[str, Code]:

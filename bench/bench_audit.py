@@ -1,0 +1,93 @@
+"""Benchmark: the whole `hexforge audit` of a long VASSAL log (decode, replay, every rule, the report
+printed) vs pywargame's SaveIO.readSave (decoding alone) of the same log, in the same run, each as a
+whole process started from a shell (interpreter start and imports included), medians of N runs.
+
+    python bench/bench_audit.py [--steps 20000] [--runs 5] [--source NAME]
+
+The logs are made in /tmp from a real VASSAL 3.7.9 log (shared/vassal-logs/NAME.vlog) as
+bench_vlog.py makes them: its restore snapshot, then its steps repeated. The audit is timed at
+1/16, 1/4 and all of --steps (1x, 4x, 16x), and at 0 steps (start-up: imports, the tree, the
+module), so the cost per step shows whether it is linear; the peak RSS of each audit process
+(wait4's ru_maxrss, that child alone) shows whether memory is flat in the log's length.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import ROOT  # noqa: E402  (puts the repository on sys.path)
+
+from bench_vlog import LOGS, PY312, PYWARGAME, long_log  # noqa: E402
+
+
+def timed_process(cmd: str) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, peak RSS in KiB) of one shell command, that process alone."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    err = p.stderr.read().decode() if p.stderr else ""
+    if p.returncode not in (0, 1):                 # 1: the audit found violations; anything else failed
+        raise SystemExit(f"{cmd}\nexit {p.returncode}: {err}")
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+
+
+def audit_cmd(log: Path, vmod: Path, tree: str) -> str:
+    env = f"PYTHONPATH={shlex.quote(str(ROOT))}"
+    return (f"{env} {shlex.quote(sys.executable)} -m compiler.cli audit {tree} {shlex.quote(str(log))} "
+            f"--module {shlex.quote(str(vmod))}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=20_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--source", default="aachen_long_game")
+    a = ap.parse_args()
+    if LOGS is None:
+        sys.exit("shared/vassal-logs not found")
+    if not PY312.exists():
+        sys.exit(f"no Python 3.12 with pywargame at {PY312} (set $HEXFORGE_PY312)")
+    game = a.source.split("_")[0]
+    vmod = LOGS / f"{game}.vmod"
+    tmp = Path(tempfile.mkdtemp(prefix="hexforge-bench-audit-"))
+    sizes = {"0": 0, "1x": a.steps // 16, "4x": a.steps // 4, "16x": a.steps}
+    logs = {}
+    for name, n in sizes.items():
+        logs[name] = tmp / f"{name}.vlog"
+        long_log(LOGS / f"{a.source}.vlog", n, logs[name])
+    runs = {f"audit {name}": audit_cmd(log, vmod, f"source/{game}") for name, log in logs.items()}
+    runs["pywargame readSave 16x"] = f"{shlex.quote(str(PY312))} -c {shlex.quote(PYWARGAME.format(log=str(logs['16x'])))}"
+    samples: dict[str, list[tuple[float, float, int]]] = {k: [] for k in runs}
+    for _ in range(a.runs):                        # interleaved, so load on the machine hits all alike
+        for name, cmd in runs.items():
+            samples[name].append(timed_process(cmd))
+    med = {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v), max(s[2] for s in v))
+           for k, v in samples.items()}
+    print(f"log: {a.source}.vlog's steps repeated; {a.runs} runs, medians, whole processes "
+          f"(load average {os.getloadavg()[0]:.1f})")
+    print(f"  {'what':<24} {'steps':>6} {'wall s':>8} {'cpu s':>8} {'peak RSS MB':>12} {'wall ms/step':>13} "
+          f"{'cpu ms/step':>12}")
+    w0, c0, _ = med["audit 0"]
+    for name, (w, c, rss) in med.items():
+        n = sizes.get(name.split()[-1], a.steps)
+        per = (f"{(w - w0) / n * 1000:13.3f} {(c - c0) / n * 1000:12.3f}" if name.startswith("audit") and n
+               else "")
+        print(f"  {name:<24} {n:>6} {w:8.2f} {c:8.2f} {rss / 1024:12.0f} {per}")
+    base = med["pywargame readSave 16x"][0]
+    full = med["audit 16x"][0]
+    print(f"  the whole audit at {a.steps} steps vs pywargame's decode alone: {full:.2f} s vs {base:.2f} s, "
+          f"{base / full:.2f}x ({'faster' if full < base else 'SLOWER'})")
+    print("  ms/step = (time - the 0-step audit's time) / steps: the cost is linear when it is equal at 1x, 4x, 16x")
+
+
+if __name__ == "__main__":
+    main()
