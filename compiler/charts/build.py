@@ -41,8 +41,9 @@ def build_charts(game, out_dir: Path, paper: str = "a4",
 
 
 def _is_chart_file(name: str) -> bool:
-    """A file a previous chart set may have left (what may be replaced with the new set)."""
-    return not name.startswith(".") and name.endswith((".pdf", ".png"))
+    """A file a previous chart set may have left (what may be replaced with the new set); `.cache`
+    holds the run stamp, written again after the new set is in place."""
+    return name == ".cache" or (not name.startswith(".") and name.endswith((".pdf", ".png")))
 
 
 def _write_charts(game, out: Path, paper: str, progress) -> list[Path]:
