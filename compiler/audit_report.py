@@ -19,7 +19,8 @@ from PIL import Image, ImageDraw
 
 from validator.model import Game
 from validator.position import Position
-from validator.record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, TurnChanged
+from validator.record import GameRecord, Moved
+from validator.record_text import events_text, namer
 from validator.referee.chain import positions_at
 
 from .atomic import write_atomic
@@ -127,25 +128,6 @@ def _e(s: object) -> str:
     return html.escape(str(s), quote=True)
 
 
-def _event_text(e) -> str:
-    if isinstance(e, Placed):
-        return f"placed {e.counter.unit} at {e.where}"
-    if isinstance(e, Moved):
-        return f"moved {e.counter.unit} {e.src} → {e.dst}"
-    if isinstance(e, Removed):
-        return f"removed {e.counter.unit} from {e.where}"
-    if isinstance(e, StateChanged):
-        old, new = ", ".join(sorted(e.old_state)) or "-", ", ".join(sorted(e.counter.state)) or "-"
-        return f"{e.counter.unit}: {old} → {new}"
-    if isinstance(e, DieRoll):
-        return f"rolled {e.dice}: {'+'.join(map(str, e.faces))} = {e.total}"
-    if isinstance(e, TurnChanged):
-        return f"turn {e.turn}" + (f", phase {e.phase}" if e.phase else "")
-    if isinstance(e, Chat):
-        return f"chat: {e.text}"
-    return type(e).__name__
-
-
 def _findings_html(findings: Sequence[ReportFinding], pictures: dict[int, str]) -> str:
     if not findings:
         return "<p>No findings.</p>"
@@ -161,10 +143,10 @@ def _findings_html(findings: Sequence[ReportFinding], pictures: dict[int, str]) 
             + "".join(rows) + "</table>")
 
 
-def _timeline_html(record: GameRecord, flagged: set[int]) -> str:
+def _timeline_html(record: GameRecord, flagged: set[int], name_of) -> str:
     items = []
     for s in record.steps[:MAX_TIMELINE_STEPS]:
-        text = "undo" if s.undo else "; ".join(_event_text(e) for e in s.events) or "(nothing)"
+        text = ("undo: " if s.undo else "") + (events_text(s, name_of) or "(nothing)")
         who = f" [{_e(s.player)}]" if s.player else ""
         cls = ' class="flagged"' if s.index in flagged else ""
         items.append(f"<li{cls} value=\"{s.index}\">{who} {_e(text)}</li>")
@@ -250,7 +232,7 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
             f"{len(record.steps)} steps · {len(findings)} findings</p>"
             f"<h2>Findings</h2>{_findings_html(findings, pictures)}"
             f"<h2>Dice</h2>{_dice_html(dice_stats)}"
-            f"<h2>Timeline</h2>{_timeline_html(record, flagged)}</body></html>\n")
+            f"<h2>Timeline</h2>{_timeline_html(record, flagged, namer(game))}</body></html>\n")
     path = out / f"{stem}.html"
     write_atomic(path, page.encode("utf-8"))
     return path

@@ -13,7 +13,8 @@ from typing import Callable, Optional
 import click
 
 from compiler.vassal.vlog import LogReadError, read_log
-from validator.record import Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
+from validator.record import GameRecord, Step
+from validator.record_text import events_text, namer
 
 
 def _fail(msg: str) -> int:
@@ -52,76 +53,17 @@ def replay_command(log: Path, module: Optional[Path], game_path: Optional[Path],
         from validator.record_yaml import record_to_yaml
         click.echo(record_to_yaml(record), nl=False)
     else:
-        for line in text_lines(record, _namer(game)):
+        for line in text_lines(record, namer(game)):
             click.echo(line)
     return 0
 
 
 # -- text ------------------------------------------------------------------------------------------
 
-def _namer(game) -> Callable[[str], Optional[str]]:
-    """Unit (or marker) id -> its name as printed, when the game tree is known."""
-    names: dict[str, str] = {}
-    if game is not None:
-        names.update({m.id: m.name for m in game.markers})
-        names.update({u.id: u.name for u in game.units})
-    return names.get
-
-
-def _who(c, name_of) -> str:
-    name = name_of(c.unit)
-    return f"{name} ({c.unit}, piece {c.piece})" if name else f"{c.unit} (piece {c.piece})"
-
-
-def _states(s) -> str:
-    return ", ".join(sorted(s)) or "normal"
-
-
-def _moves(moves: list[Moved], name_of) -> str:
-    m = moves[0]
-    onto = f" onto {m.onto}" if m.onto else ""
-    if len(moves) == 1:
-        return f"move {_who(m.counter, name_of)} {m.src} -> {m.dst}{onto}"
-    who = ", ".join(_who(x.counter, name_of) for x in moves)
-    return f"move stack of {len(moves)}: {who} {m.src} -> {m.dst}{onto}"
-
-
-def _event(e: Event, name_of) -> str:
-    if isinstance(e, Placed):
-        return f"place {_who(e.counter, name_of)} at {e.where}"
-    if isinstance(e, Removed):
-        return f"remove {_who(e.counter, name_of)} from {e.where}"
-    if isinstance(e, StateChanged):
-        return f"state {_who(e.counter, name_of)} in {e.where}: {_states(e.counter.state)} (was {_states(e.old_state)})"
-    if isinstance(e, DieRoll):
-        return f"roll {e.dice}: {','.join(map(str, e.faces))} (total {e.total})"
-    if isinstance(e, TurnChanged):
-        ids = ", ".join(x for x in (f"turn {e.turn}" if e.turn else "", f"phase {e.phase}" if e.phase else "") if x)
-        return f"turn {e.printed or e.turn} ({ids})" if ids else f"turn {e.printed}"
-    if isinstance(e, Chat):
-        return f"chat <{e.player}> {e.text}" if e.player else f"chat {e.text}"
-    return repr(e)
-
-
 def _step_text(s: Step, name_of) -> str:
-    """One step's events, consecutive moves between the same places (a stack move) joined."""
-    parts: list[str] = []
-    group: list[Moved] = []
-    for e in s.events:
-        if isinstance(e, Moved) and group and (e.src, e.dst, e.onto) == (group[0].src, group[0].dst, group[0].onto):
-            group.append(e)
-            continue
-        if group:
-            parts.append(_moves(group, name_of))
-            group = []
-        if isinstance(e, Moved):
-            group = [e]
-        else:
-            parts.append(_event(e, name_of))
-    if group:
-        parts.append(_moves(group, name_of))
     head = f"step {s.index}" + (f" [{s.player}]" if s.player else "") + (": undo" if s.undo else "")
-    return f"{head}: {'; '.join(parts)}" if parts else f"{head}: (no change the record keeps)"
+    text = events_text(s, name_of)
+    return f"{head}: {text}" if text else f"{head}: (no change the record keeps)"
 
 
 def text_lines(record: GameRecord, name_of: Callable[[str], Optional[str]] = lambda u: None):
