@@ -270,6 +270,15 @@ def _read(game, log: Path, mod):
                           "pass the module the log was played with (--module)")
 
 
+def _other_game(game, record) -> Optional[str]:
+    """Why the log cannot be of this game: it holds units, and none of them is one of the tree's."""
+    units = [c.unit for c, _ in record.start.units()]
+    if units and not any(game.unit(u) for u in units):
+        return (f"none of the log's {len(units)} units is a unit of {game.title} (the log names module "
+                f"{record.module or 'unknown'!r}): audit it with its own game's tree")
+    return None
+
+
 class _Unreadable(Exception):
     pass
 
@@ -296,6 +305,9 @@ def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], chained: Optio
         record = _read(game, log, mod)
     except _Unreadable as e:
         return LogResult(str(log), error=str(e))
+    other = _other_game(game, record)
+    if other:
+        return LogResult(str(log), error=other)
     try:
         result = audit(game, record, setup.scenario)
     except UnknownScenario as e:
