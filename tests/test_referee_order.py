@@ -211,3 +211,32 @@ def test_player_flips_his_own_unit_is_legal(aachen):
     log.flip(piece_at(pos, "1232"), {"reduced"})
     _as_player(log, "us")
     assert found(audit(game, log.record()), "HF1106") == []
+
+
+# -- a phase's own order of moving, read from the tree --
+
+def test_a_phases_own_one_at_a_time_overrides_the_games(tmp_path):
+    from tests.conftest import copy_game
+    tree = copy_game(tmp_path, "meuse")
+    tree.edit("game.yaml", lambda d: d["sequence_of_play"][0].update(one_at_a_time={
+        "rule": "9.9", "move_ends_when_another_starts": True, "stacks": "together"}))
+    game, _ = load_game(str(tree.path))
+    pos, _ = setup_position(game, "1")
+    log = Log(pos)
+    a = piece_at(pos, "B8.16")
+    log.move(a, "B8.15")
+    log.move(piece_at(pos, "B9.16"), "B9.15")
+    log.move(a, "B8.14")
+    r = audit(game, log.record())
+    assert found(r, "HF1104") == [(3, "HF1104", "error", ("B8.15", "B8.14"), ("10th Rifle Regiment",), "9.9")]
+    assert found(audit(load_game("source/meuse")[0], log.record()), "HF1104") == []   # 4.1 as printed: no
+
+
+def test_hexforge_checks_lists_the_order_rules():
+    import os
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "checks"], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.getcwd()}, check=True).stdout
+    listed = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith("HF11")}
+    assert (listed.get("HF1104"), listed.get("HF1105"), listed.get("HF1106")) == ("error", "error", "warning")
