@@ -63,6 +63,7 @@ EXACT = {
     "HF504": ("error", OOA, ("- turn: '2'", 1), (), ()),
     "HF505": ("warning", S1, ("- turn: '4'", 1), (), ()),
     "HF509": ("error", "game.yaml", ("name: Hover Phase", 1, -1), (), ()),
+    "HF510": ("error", "game.yaml", ("- blue-move", 1, -1), (), ()),
     "HF601": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF602": ("error", TAB, ("- roll: '1'", 1), (), ()),
     "HF603": ("error", TAB, ("- roll: x", 1), (), ()),
@@ -102,6 +103,7 @@ WORDS = {
     "HF602": "roll 1: 2 cells for 3 columns (1 missing; a short row does not show under which column)",
     "HF614": "1 cell(s) hold '?' (roll 1 under 3:1)",
     "HF509": "phase x: movement class 'hover' is not one of the game's (leg, mech)",
+    "HF510": "phase x: not_if_moved_in names 'blue-move', which is not an earlier phase in which units move",
     "HF612": "die '1d10' is not declared in game.yaml (declared: 1d6)",
     "HF613": "TEC movement code 'P' has no note saying what it means: Lake (leg), Lake (mech)",
     "HF619": "TEC row ford: cancels 'stream', which is not in the TEC",
@@ -234,6 +236,8 @@ NEAR = {
     "HF505": (S1, lambda d: d.update(last_turn="4")),                         # arrival on the last turn
     "HF509": ("game.yaml", lambda d: d["sequence_of_play"].append(                # a class the game has
         {"id": "x", "name": "Hover Phase", "moves": ["mech"]})),
+    "HF510": ("game.yaml", lambda d: (d["sequence_of_play"][0].update(moves="all"),   # blue-move now moves
+                                      base.M["HF510"][1](d))),
     "HF601": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4-6")),
     "HF602": (TAB, lambda d: base._crt(d)["rows"][0]["results"].__setitem__(2, "D2")),
     "HF603": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4, 5 or 6")),

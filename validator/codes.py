@@ -70,7 +70,8 @@ READ_CODES: tuple[Code, ...] = (
 DECLARING_MODULES = ("validator.checks.errata", "validator.checks.hexes", "validator.checks.stacking",
                      "validator.checks.tables", "validator.checks.turns", "validator.checks.units",
                      "validator.referee.arrivals", "validator.referee.coverage", "validator.referee.movement",
-                     "validator.referee.sequence", "validator.referee.stacking", "validator.referee.startpos",
+                     "validator.referee.order", "validator.referee.sequence", "validator.referee.stacking",
+                     "validator.referee.startpos",
                      "validator.referee.combat", "validator.referee.dice",
                      "validator.referee.chain", "validator.referee.provenance")
 

@@ -19,7 +19,7 @@ from .hexgrid import Board, Grid
 from .model import (
     DRM, TEC, Area, CombatRule, MixingRule, StackingRule, ZocRule, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
-    Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
+    NotIfMovedIn, OneAtATime, Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
     SideEffect, TableClamp, TableStrengths, DrmCondition, AfterCombat,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
@@ -384,6 +384,19 @@ def _moves(v) -> Optional[tuple[str, ...]]:
     return ("all",) if v == "all" else tuple(str(x) for x in v)
 
 
+def _one_at_a_time(v) -> Optional[OneAtATime]:
+    if not v:
+        return None
+    return OneAtATime(str(v["rule"]), bool(v.get("move_ends_when_another_starts")),
+                      v.get("stacks", "individually") == "together", _loc(v))
+
+
+def _not_if_moved_in(v) -> Optional[NotIfMovedIn]:
+    if not v:
+        return None
+    return NotIfMovedIn(tuple(str(x) for x in v["phases"]), str(v["rule"]), _loc(v))
+
+
 def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rels: tuple) -> Game:
     g = files["game.yaml"]
     factor_names = tuple(g.get("factors") or ("attack", "defense", "movement"))
@@ -394,7 +407,8 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
         sides.append(Side(s["id"], s["name"], nats, _loc(s)))
     turns = tuple(Turn(str(t["id"]), i, t.get("date"), t.get("time"), _loc(t)) for i, t in enumerate(g["turns"]))
     phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p), p.get("rule"), _moves(p.get("moves")),
-                         bool(p.get("combat"))) for p in g.get("sequence_of_play") or ())
+                         bool(p.get("combat")), _one_at_a_time(p.get("one_at_a_time")),
+                         _not_if_moved_in(p.get("not_if_moved_in"))) for p in g.get("sequence_of_play") or ())
     dice = tuple(Dice(d["name"], d["count"], d["sides"]) for d in g.get("dice") or ())
     r = g.get("rules") or LocMap()
     st = r.get("stacking") or {}
@@ -407,7 +421,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
                   stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st),
                                          st.get("penalty")),
                   mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
-                  movement_rule=r.get("movement_rule"),
+                  movement_rule=r.get("movement_rule"), one_at_a_time=_one_at_a_time(r.get("one_at_a_time")),
                   zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
                               zoc.get("max_bonds_per_post"), _loc(zoc),
                                zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),

@@ -55,6 +55,24 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class OneAtATime:
+    """Units move one at a time (`rule`); `move_ends`: the rules say a unit's move is over once another
+    unit starts moving; `stacks_together`: a stack may move as one (else each unit moves individually)."""
+    rule: str
+    move_ends: bool = False
+    stacks_together: bool = False
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
+class NotIfMovedIn:
+    """Units that moved in any of `phases` (ids, earlier in the same turn) may not move in this phase."""
+    phases: tuple[str, ...]
+    rule: str
+    loc: Loc = NOWHERE
+
+
+@dataclass(frozen=True, slots=True)
 class Phase:
     id: str
     name: str
@@ -63,6 +81,8 @@ class Phase:
     rule: Optional[str] = None
     moves: Optional[tuple[str, ...]] = None   # movement classes that may move ("all"); None = no movement
     combat: bool = False                      # combat happens in this phase (retreats, advances, overruns)
+    one_at_a_time: Optional[OneAtATime] = None          # this phase's own order of moving (else the game's)
+    not_if_moved_in: Optional[NotIfMovedIn] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +174,7 @@ class Rules:
     zoc: Optional[ZocRule] = None
     combat: Optional[CombatRule] = None
     movement_rule: Optional[str] = None       # the rule of movement allowances and paths (what a move finding cites)
+    one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
 
 
 @dataclass(frozen=True, slots=True)

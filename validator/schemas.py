@@ -47,6 +47,9 @@ _hexes = {"type": "array", "items": {"$ref": "#/$defs/hex"}}
 _turn = {"type": "string", "minLength": 1, "description": "a turn id as printed on the turn track (quote it)"}
 
 _DEFS = {
+    "one_at_a_time": _obj(
+        ["rule"], move_ends_when_another_starts={"type": "boolean"},
+        stacks={"enum": ["together", "individually"]}),
     "hex": _hex,
     "turn": _turn,
     "placement": _obj(
@@ -126,7 +129,9 @@ GAME = _obj(
         ["id"], id={"$ref": "#/$defs/turn"}, date=_sn, time={"enum": ["AM", "PM", None]}, label=_sn)},
     sequence_of_play={"type": "array", "items": _obj(
         ["id", "name"], id=_s, name=_s, side=_sn,
-        moves={"oneOf": [{"enum": ["all"]}, _strs]}, combat={"type": "boolean"})},
+        moves={"oneOf": [{"enum": ["all"]}, _strs]}, combat={"type": "boolean"},
+        one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
+        not_if_moved_in=_obj(["phases", "rule"], phases={**_strs, "minItems": 1}))},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
@@ -143,6 +148,7 @@ GAME = _obj(
                  exerted_by={"enum": ["all", "unknown"]}, blocked_by=_strs),
         combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn),
         movement_classes=_strs,
+        one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
         movement_rule={**_sn, "description": "the rule of movement allowances and paths, cited by move findings"},
         other={"type": "object", "properties": {"formation_radius": {"type": "integer", "minimum": 0,
                                                                        "maximum": MAX_DISTANCE}}},

@@ -99,3 +99,15 @@ def phase_class_unknown(ctx):
             if mc != "all" and mc not in known:
                 yield Finding(ph.loc, f"phase {ph.id}: movement class {mc!r} is not one of the game's "
                                       f"({', '.join(sorted(known)) or 'none declared'})")
+
+
+@check("HF510", "phase-not-if-moved-in-unknown", "error",
+       "`not_if_moved_in.phases` names phases earlier in the sequence of play in which units move")
+def phase_not_if_moved_in_unknown(ctx):
+    order = {ph.id: i for i, ph in enumerate(ctx.game.phases)}
+    for i, ph in enumerate(ctx.game.phases):
+        for pid in (ph.not_if_moved_in.phases if ph.not_if_moved_in else ()):
+            j = order.get(pid)
+            if j is None or j >= i or ctx.game.phases[j].moves is None:
+                yield Finding(ph.not_if_moved_in.loc, f"phase {ph.id}: not_if_moved_in names {pid!r}, which is not "
+                                                      f"an earlier phase in which units move")

@@ -60,7 +60,7 @@ def rule(code: str, name: str, severity: str, help: str, on: str = "event"):
 
 
 def all_rules() -> dict[str, Rule]:
-    from . import arrivals, coverage, movement, sequence, stacking, startpos  # noqa: F401  (registration)
+    from . import arrivals, coverage, movement, order, sequence, stacking, startpos  # noqa: F401  (registration)
     return dict(sorted(REGISTRY.items()))
 
 

@@ -81,6 +81,7 @@ class Replay:
     coverage: dict = field(default_factory=dict)      # step -> {"partly": [...], "not": [...]}
     memo: dict = field(default_factory=dict)
     at_step: dict = field(default_factory=dict)       # step -> (turn, phase id, phase label, phasing side)
+    order: dict = field(default_factory=dict)         # the order of moving (validator.referee.order); values immutable
 
     # -- look-ups rules share --
     @property
@@ -213,7 +214,7 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
 def _snapshot(ctx: Replay) -> dict:
     return {"position": ctx.position, "turn": ctx.turn, "dice": list(ctx.dice), "tracker": copy.copy(ctx.tracker),
             "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
-            "arrivals_used": dict(ctx.arrivals_used),
+            "arrivals_used": dict(ctx.arrivals_used), "order": dict(ctx.order),
             "memo": copy.copy(ctx.memo)}
 
 
