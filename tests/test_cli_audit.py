@@ -306,3 +306,16 @@ def test_a_players_password_is_never_printed(tmp_path, fmt):
         assert json.loads(res.stdout)["logs"][0]["players"] == ["us", "player 2"]
     for text in [res.stdout, res.stderr] + [p.read_bytes().decode("latin-1") for p in out.iterdir()]:
         assert PASSWORD not in text and OTHER_PASSWORD not in text
+
+
+# -- a log of another game --
+
+def test_a_log_of_another_game_cannot_be_audited():
+    res = run("source/ardennes2", LOGS / "aachen_legal.vlog", "--module", LOGS / "aachen.vmod", "--format", "json")
+    assert res.exit_code == 2, res.output
+    (log,) = json.loads(res.stdout)["logs"]
+    assert log["diagnostics"] == []
+    assert "none of the log's 57 units is a unit of Ardennes II" in res.output
+    assert "Aachen: First to Fall 1.0" in res.output
+    # near miss: the same log with its own game's tree is audited
+    assert aachen(LOGS / "aachen_legal.vlog").exit_code == 0
