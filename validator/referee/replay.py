@@ -81,6 +81,10 @@ class Replay:
     coverage: dict = field(default_factory=dict)      # step -> {"partly": [...], "not": [...]}
     memo: dict = field(default_factory=dict)
     at_step: dict = field(default_factory=dict)       # step -> (turn, phase id, phase label, phasing side)
+    # pure functions of the game and their arguments, kept across undos (never snapshotted)
+    paths: dict = field(default_factory=dict)         # movement: a searched path's result by what it depends on
+    _by_position: tuple = (None, None)                # (the position, its look-ups): rebuilt when it changes
+    _step_at: Optional[dict] = None                   # id(step) -> its place in record.steps
 
     # -- look-ups rules share --
     @property
@@ -114,14 +118,37 @@ class Replay:
         u = self.unit(c)
         return u.name if u else c.unit
 
+    def of_position(self) -> dict:
+        """A cache of look-ups on the current position, emptied whenever the position changes."""
+        pos, cache = self._by_position
+        if cache is None or pos is not self.position:
+            cache = {}
+            self._by_position = (self.position, cache)
+        return cache
+
     def enemies(self, side: Optional[str], exclude: str = "") -> dict[str, tuple[Counter, ...]]:
-        """Hexes held by units of another side than `side`."""
-        out: dict[str, list[Counter]] = {}
-        for c, w in self.position.units():
-            s = self.side_of(c)
-            if w.hex and c.piece != exclude and s is not None and side is not None and s != side:
-                out.setdefault(w.hex, []).append(c)
-        return {h: tuple(cs) for h, cs in out.items()}
+        """Hexes held by units of another side than `side` (do not change the dict: it is shared)."""
+        cache = self.of_position()
+        key = ("enemies", side, exclude)
+        if key not in cache:
+            out: dict[str, list[Counter]] = {}
+            if side is not None:
+                for c, h, s in self._sided_units(cache):
+                    if c.piece != exclude and s != side:
+                        out.setdefault(h, []).append(c)
+            cache[key] = {h: tuple(cs) for h, cs in out.items()}
+        return cache[key]
+
+    def _sided_units(self, cache: dict) -> list[tuple[Counter, str, str]]:
+        """(counter, hex, side) of every unit on a hex whose side is known, in the position's order."""
+        if "sided_units" not in cache:
+            out = []
+            for c, w in self.position.units():
+                s = self.side_of(c)
+                if w.hex and s is not None:
+                    out.append((c, w.hex, s))
+            cache["sided_units"] = out
+        return cache["sided_units"]
 
     def phase_id(self) -> Optional[str]:
         p = self.tracker.phase()
@@ -145,14 +172,17 @@ class Replay:
 
     def steps_after(self, step: Step) -> Iterable[Step]:
         """The record's steps after one step, up to the next turn change."""
-        seen = False
-        for s in self.record.steps:
-            if seen:
-                if any(isinstance(e, TurnChanged) for e in s.events):
-                    return
-                yield s
-            elif s is step:
-                seen = True
+        if self._step_at is None:
+            self._step_at = {id(s): i for i, s in enumerate(self.record.steps)}
+        i = self._step_at.get(id(step))
+        if i is None or self.record.steps[i] is not step:
+            return
+        steps = self.record.steps
+        for j in range(i + 1, len(steps)):
+            s = steps[j]
+            if any(isinstance(e, TurnChanged) for e in s.events):
+                return
+            yield s
 
 
 def run_rules(ctx: Replay, m: Moment) -> None:
@@ -197,6 +227,8 @@ def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], memo: O
         for ev in step.events:
             _apply(ctx, step, ev)
         undoable.append((step, snap))
+        if len(undoable) > UNDO_DEPTH:             # what no undo can reach any more
+            del undoable[0]
     run_rules(ctx, Moment("end"))
     return ctx
 
@@ -210,8 +242,17 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
     return game.turns[0].id if game.turns else None
 
 
+# How many of the latest steps an undo can take back. VASSAL's Undo steps back through the latest
+# steps one by one; a player who presses it this many times in a row is beyond what the referee replays.
+UNDO_DEPTH = 200
+
+
 def _snapshot(ctx: Replay) -> dict:
-    return {"position": ctx.position, "turn": ctx.turn, "dice": list(ctx.dice), "tracker": copy.copy(ctx.tracker),
+    """The state before a step, for an undo of it. The dice are kept as (the list, its length): a list
+    is only ever appended to while it is `ctx.dice` (an undo gives `ctx.dice` a new list), so its
+    first `length` entries are the dice as they were."""
+    return {"position": ctx.position, "turn": ctx.turn, "dice": (ctx.dice, len(ctx.dice)),
+            "tracker": copy.copy(ctx.tracker),
             "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
             "arrivals_used": dict(ctx.arrivals_used),
             "memo": copy.copy(ctx.memo)}
@@ -233,6 +274,8 @@ def _undo(ctx: Replay, step: Step, undoable: list) -> None:
     if want:
         for k, v in snap.items():
             setattr(ctx, k, v)
+        dice, n = snap["dice"]
+        ctx.dice = dice[:n]
     ctx.dice = [d for d in ctx.dice if d[0] != undone.index]
     ctx.findings = [f for f in ctx.findings if f.step != undone.index]
     ctx.coverage.pop(undone.index, None)
