@@ -69,28 +69,47 @@ def cheapest_route(ctx, a: str, b: str, costs, blocked: frozenset = frozenset())
     return tuple(reversed(route))
 
 
+_PATHS_KEPT = 20_000                          # searches remembered (the memo is emptied when full)
+
+
 def _search(ctx, a, b, costs, blocked, stops, limit):
-    """Dijkstra over (MP, unknown costs): (cost, all known, predecessors) at b, or None."""
+    """Dijkstra over (MP, unknown costs): (cost, all known, predecessors) at b, or None. A search
+    depends only on its arguments and the game, so every rule judging a move shares each one
+    (`ctx.paths`, kept across undos)."""
     if a == b:
         return Fraction(0), True, {}
-    grid, in_play, tc = ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs)
-    best = {a: (Fraction(0), 0)}
+    key = (costs.movement_class, a, b, blocked, stops, limit)
+    paths = ctx.paths
+    if key in paths:
+        return paths[key]
+    if len(paths) >= _PATHS_KEPT:
+        paths.clear()
+    found = paths[key] = _dijkstra(ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs), a, b, blocked, stops,
+                                   limit)
+    return found
+
+
+def _dijkstra(grid, in_play, tc: TerrainCosts, a, b, blocked, stops, limit):
+    """The search in whole units of 1/tc.scale MP (exactly the MP ordering: the scale is positive)."""
+    scale = tc.scale
+    cap = None if limit is None else limit * scale
+    best = {a: (0, 0)}
     prev: dict[str, str] = {}
-    heap = [(Fraction(0), 0, a)]
+    heap = [(0, 0, a)]
     while heap:
         d, unknown, h = heapq.heappop(heap)
         if h == b:
-            return d, unknown == 0, prev
+            return Fraction(d) / scale, unknown == 0, prev
         if (d, unknown) > best.get(h, (d, unknown)) or (h != a and h in stops):
             continue
         for n in grid.neighbours(h):
             if n in blocked or (in_play and not in_play(n)):
                 continue
-            step = tc.enter(h, n)
-            if step.mp is None:
+            mp, known = tc.scaled(h, n)
+            if mp is None:
                 continue
-            nd, nu = d + step.mp, unknown + (0 if step.known else 1)
-            if limit is not None and nd > limit:
+            nd, nu = d + mp, unknown + (0 if known else 1)
+            if cap is not None and nd > cap:
                 continue
             if n not in best or (nd, nu) < best[n]:
                 best[n] = (nd, nu)
