@@ -291,10 +291,14 @@ def _enemy_leaves(ctx, m, pieces: set) -> Optional[int]:
 
 
 def _zoc_hexes(ctx, side, exclude: str) -> frozenset:
-    out = set()
-    for h in ctx.enemies(side, exclude=exclude):
-        out.update(ctx.grid.neighbours(h))
-    return frozenset(out)
+    cache = ctx.of_position()
+    key = ("zoc", side, exclude)
+    if key not in cache:
+        out = set()
+        for h in ctx.enemies(side, exclude=exclude):
+            out.update(ctx.grid.neighbours(h))
+        cache[key] = frozenset(out)
+    return cache[key]
 
 
 @rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units")

@@ -85,6 +85,8 @@ class Replay:
     paths: dict = field(default_factory=dict)         # movement: a searched path's result by what it depends on
     _by_position: tuple = (None, None)                # (the position, its look-ups): rebuilt when it changes
     _step_at: Optional[dict] = None                   # id(step) -> its place in record.steps
+    _sides: dict = field(default_factory=dict)        # (unit id, counter's side) -> the unit's side
+    _finding_steps: dict = field(default_factory=dict)  # step -> findings recorded for it (a filter's hint)
 
     # -- look-ups rules share --
     @property
@@ -95,8 +97,13 @@ class Replay:
         return self.game.unit(c.unit)
 
     def side_of(self, c: Counter) -> Optional[str]:
-        u = self.unit(c)
-        return c.side or (u.side if u else None)
+        key = (c.unit, c.side)
+        try:
+            return self._sides[key]
+        except KeyError:
+            u = self.unit(c)
+            s = self._sides[key] = c.side or (u.side if u else None)
+            return s
 
     def class_of(self, c: Counter) -> Optional[str]:
         u = self.unit(c)
@@ -142,11 +149,12 @@ class Replay:
     def _sided_units(self, cache: dict) -> list[tuple[Counter, str, str]]:
         """(counter, hex, side) of every unit on a hex whose side is known, in the position's order."""
         if "sided_units" not in cache:
-            out = []
-            for c, w in self.position.units():
-                s = self.side_of(c)
-                if w.hex and s is not None:
-                    out.append((c, w.hex, s))
+            out, side_of = [], self.side_of
+            for c, w in self.position:
+                if c.kind == "unit" and w.hex:
+                    s = side_of(c)
+                    if s is not None:
+                        out.append((c, w.hex, s))
             cache["sided_units"] = out
         return cache["sided_units"]
 
@@ -200,6 +208,7 @@ def _record(ctx: Replay, r, f: Finding, step_no: Optional[int]) -> None:
     else:
         turn, phase, label, side = ctx.at_step.get(step) or (ctx.turn, ctx.phase_id(), ctx.tracker.label(),
                                                              ctx.phase_side())
+    ctx._finding_steps[step] = ctx._finding_steps.get(step, 0) + 1
     ctx.findings.append(AuditFinding(
         f.code or r.code, f.severity or (declared or r).severity, f.message,
         f.help or (declared or r).help, f.rule, step, turn, phase, label,
@@ -277,7 +286,8 @@ def _undo(ctx: Replay, step: Step, undoable: list) -> None:
         dice, n = snap["dice"]
         ctx.dice = dice[:n]
     ctx.dice = [d for d in ctx.dice if d[0] != undone.index]
-    ctx.findings = [f for f in ctx.findings if f.step != undone.index]
+    if ctx._finding_steps.pop(undone.index, 0):       # only findings recorded for it can go
+        ctx.findings = [f for f in ctx.findings if f.step != undone.index]
     ctx.coverage.pop(undone.index, None)
     ctx.coverage.setdefault(undone.index, {"partly": [], "not": []})["undone"] = step.index
 
