@@ -130,6 +130,7 @@ class TerrainCosts:
         self.game, self.costs, self.exact = game, costs, map_complete(game)
         self.scale = math.lcm(*_denominators(game, costs))
         self._scaled: dict[tuple[str, str], tuple] = {}
+        self._barred: dict[str, Optional[TerrainType]] = {}
         self.rows = {t.id: t for t in (game.tec.terrain if game.tec else ())}
         self.sides: dict[frozenset, set[str]] = {}
         for hs in game.terrain.hexsides:
@@ -198,6 +199,11 @@ class TerrainCosts:
     def prohibited_hex(self, h: str) -> Optional[TerrainType]:
         """The TEC row that certainly bars the class from hex h (no road or track of the map enters it);
         None if it may be entered or its terrain is not known."""
+        if h not in self._barred:
+            self._barred[h] = self._prohibited_hex(h)
+        return self._barred[h]
+
+    def _prohibited_hex(self, h: str) -> Optional[TerrainType]:
         hx = self.hex_cost(h)
         if hx.mp is not None or not hx.known:
             return None

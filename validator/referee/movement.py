@@ -123,6 +123,16 @@ def _segments(ctx, leg: Leg, costs, **kw) -> list[Optional[tuple[Fraction, bool]
     return [path_cost(ctx, x, y, costs, **kw) for x, y in zip(points, points[1:])]
 
 
+def _leg_cost(ctx, leg: Leg, costs, blocked: frozenset = frozenset(), stops: frozenset = frozenset()):
+    """(each drag's cheapest, their total) of a leg; shared by the rules judging the same move."""
+    key = ("leg", costs.movement_class, leg.start, leg.ends, blocked, stops)
+    hit = ctx.paths.get(key)
+    if hit is None:
+        segs = _segments(ctx, leg, costs, blocked=blocked, stops=stops)
+        hit = ctx.paths[key] = (segs, _total(segs))
+    return hit
+
+
 def _known(segs) -> bool:
     return all(s is not None and s[1] for s in segs)
 
@@ -193,8 +203,7 @@ def move_beyond_allowance(ctx, m):
         ctx.partly(m.step.index, why)
     if leg.reported or _prohibited_end(ctx, c, leg) is not None:
         return
-    segs = _segments(ctx, leg, costs)
-    total = _total(segs)
+    segs, total = _leg_cost(ctx, leg, costs)
     if total is not None and total <= ma:
         if not _known(segs):
             ctx.partly(m.step.index, "terrain not printed for every hex or hexside of the path: the TEC's "
@@ -312,8 +321,7 @@ def path_through_enemy(ctx, m):
     if _prohibited_end(ctx, c, leg) is not None:
         return
     enemy = frozenset(ctx.enemies(ctx.side_of(c), exclude=c.piece)) - {m.event.dst.hex}
-    segs = _segments(ctx, leg, costs, blocked=enemy)
-    total = _total(segs)
+    segs, total = _leg_cost(ctx, leg, costs, blocked=enemy)
     if total is not None and total <= ma:
         return
     if total is not None and _splittable(ctx, leg, segs, ma, m):
@@ -350,8 +358,7 @@ def path_through_enemy_zoc(ctx, m):
                       severity=None if certain else "info", help=None if certain else
                       "not verified: the tree does not say enough to judge this ZOC stop")
         return
-    segs = _segments(ctx, leg, costs, blocked=enemy, stops=zoc)
-    total = _total(segs)
+    segs, total = _leg_cost(ctx, leg, costs, blocked=enemy, stops=zoc)
     if total is not None and total <= ma:
         return
     if total is not None and _splittable(ctx, leg, segs, ma, m):
@@ -395,7 +402,7 @@ def move_legal_only_by_road(ctx, m):
     if leg is None or leg.reported or ma is None or costs.cheapest is None or costs.plain is None \
             or costs.plain <= costs.cheapest or map_complete(ctx.game):
         return                                 # where the map is given, its roads are costed exactly
-    total = _total(_segments(ctx, leg, costs))
+    total = _leg_cost(ctx, leg, costs)[1]
     if total is None:
         return
     hexes = int(total / costs.cheapest)

@@ -7,6 +7,7 @@ restores the state before the step it undoes and withdraws that step's findings.
 """
 from __future__ import annotations
 
+import bisect
 import copy
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
@@ -285,11 +286,19 @@ def _undo(ctx: Replay, step: Step, undoable: list) -> None:
             setattr(ctx, k, v)
         dice, n = snap["dice"]
         ctx.dice = dice[:n]
-    ctx.dice = [d for d in ctx.dice if d[0] != undone.index]
+    _drop_dice(ctx, undone.index)
     if ctx._finding_steps.pop(undone.index, 0):       # only findings recorded for it can go
         ctx.findings = [f for f in ctx.findings if f.step != undone.index]
     ctx.coverage.pop(undone.index, None)
     ctx.coverage.setdefault(undone.index, {"partly": [], "not": []})["undone"] = step.index
+
+
+def _drop_dice(ctx: Replay, step_no: int) -> None:
+    """The rolls of one step taken back. The dice are in step order, so its rolls are found by bisection;
+    a new list replaces the old one (snapshots hold the old one's length)."""
+    i = bisect.bisect_left(ctx.dice, step_no, key=lambda d: d[0])
+    if i < len(ctx.dice) and ctx.dice[i][0] == step_no:
+        ctx.dice = ctx.dice[:i] + [d for d in ctx.dice[i:] if d[0] != step_no]
 
 
 def _apply(ctx: Replay, step: Step, ev) -> None:
