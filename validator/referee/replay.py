@@ -147,17 +147,38 @@ class Replay:
             cache[key] = {h: tuple(cs) for h, cs in out.items()}
         return cache[key]
 
-    def _sided_units(self, cache: dict) -> list[tuple[Counter, str, str]]:
+    def _sided_units(self, cache: dict):
         """(counter, hex, side) of every unit on a hex whose side is known, in the position's order."""
-        if "sided_units" not in cache:
-            out, side_of = [], self.side_of
+        if "sided" not in cache:
+            out, side_of = {}, self.side_of
             for c, w in self.position:
                 if c.kind == "unit" and w.hex:
                     s = side_of(c)
                     if s is not None:
-                        out.append((c, w.hex, s))
-            cache["sided_units"] = out
-        return cache["sided_units"]
+                        out[c.piece] = (c, w.hex, s)
+            cache["sided"] = out
+        return cache["sided"].values()
+
+    def carry_sided(self, before: Position, piece: str, in_place: bool) -> None:
+        """The position changed from `before` in one piece: derive its sided units from those of
+        `before` rather than from every counter. `in_place`: the piece kept its place in the order
+        (else it went last, as `Position.placed` puts it)."""
+        pos, cache = self._by_position
+        if cache is None or pos is not before or "sided" not in cache or pos is self.position:
+            return
+        was = cache["sided"]
+        if in_place and piece not in was:
+            return                                 # its place in the order is not known: rebuild
+        sided = dict(was)
+        if not in_place:
+            sided.pop(piece, None)
+        w, c = self.position.where(piece), self.position.counter(piece)
+        s = self.side_of(c) if c is not None and c.kind == "unit" and w is not None and w.hex else None
+        if s is None:
+            sided.pop(piece, None)
+        else:
+            sided[piece] = (c, w.hex, s)
+        self._by_position = (self.position, {"sided": sided})
 
     def phase_id(self) -> Optional[str]:
         p = self.tracker.phase()
@@ -365,6 +386,14 @@ def _end_phase(ctx: Replay, step: Step) -> None:
 
 
 def _change_position(ctx: Replay, step: Step, ev) -> None:
+    before = ctx.position
+    in_place = isinstance(ev, StateChanged) and before.where(ev.counter.piece) is not None
+    _changed_position(ctx, step, ev)
+    if isinstance(ev, _PIECE_EVENTS):
+        ctx.carry_sided(before, ev.counter.piece, in_place)
+
+
+def _changed_position(ctx: Replay, step: Step, ev) -> None:
     if isinstance(ev, Moved):
         c = ev.counter
         ctx.position = ctx.position.placed(c, ev.dst)
