@@ -301,7 +301,7 @@ def _enemy_leaves(ctx, m, pieces: set) -> Optional[int]:
 
 def _zoc_hexes(ctx, side, exclude: str) -> frozenset:
     cache = ctx.of_position()
-    key = ("zoc", side, exclude)
+    key = ("zoc", side, ctx.counted_exclusion(side, exclude))
     if key not in cache:
         out = set()
         for h in ctx.enemies(side, exclude=exclude):

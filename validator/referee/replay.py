@@ -137,7 +137,7 @@ class Replay:
     def enemies(self, side: Optional[str], exclude: str = "") -> dict[str, tuple[Counter, ...]]:
         """Hexes held by units of another side than `side` (do not change the dict: it is shared)."""
         cache = self.of_position()
-        key = ("enemies", side, exclude)
+        key = ("enemies", side, self.counted_exclusion(side, exclude))
         if key not in cache:
             out: dict[str, list[Counter]] = {}
             if side is not None:
@@ -159,6 +159,20 @@ class Replay:
             cache["sided"] = out
         return cache["sided"].values()
 
+    def counted_exclusion(self, side: Optional[str], exclude: str) -> str:
+        """`exclude`, or "" where leaving it out changes nothing (not a unit on the map of another
+        side than `side`): look-ups for every unit of one side then share one answer."""
+        if exclude:
+            e = self._sided_entry(exclude)
+            if e is None or e[2] == side:
+                return ""
+        return exclude
+
+    def _sided_entry(self, piece: str):
+        cache = self.of_position()
+        self._sided_units(cache)
+        return cache["sided"].get(piece)
+
     def carry_sided(self, before: Position, piece: str, in_place: bool) -> None:
         """The position changed from `before` in one piece: derive its sided units from those of
         `before` rather than from every counter. `in_place`: the piece kept its place in the order
@@ -178,7 +192,13 @@ class Replay:
             sided.pop(piece, None)
         else:
             sided[piece] = (c, w.hex, s)
-        self._by_position = (self.position, {"sided": sided})
+        fresh = {"sided": sided}
+        # what a side's enemies are is the same when only a unit of that side (or no unit) changed
+        changed = {x for x in ((was.get(piece) or (None, None, None))[2], s) if x is not None}
+        for key, v in cache.items():
+            if isinstance(key, tuple) and key[2] == "" and changed <= {key[1]}:
+                fresh[key] = v
+        self._by_position = (self.position, fresh)
 
     def phase_id(self) -> Optional[str]:
         p = self.tracker.phase()
