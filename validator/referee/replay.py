@@ -86,6 +86,7 @@ class Replay:
     paths: dict = field(default_factory=dict)         # movement: a searched path's result by what it depends on
     _by_position: tuple = (None, None)                # (the position, its look-ups): rebuilt when it changes
     _step_at: Optional[dict] = None                   # id(step) -> its place in record.steps
+    _units: dict = field(default_factory=dict)        # unit id -> the game's Unit (None: not in the game)
     _sides: dict = field(default_factory=dict)        # (unit id, counter's side) -> the unit's side
     _finding_steps: dict = field(default_factory=dict)  # step -> findings recorded for it (a filter's hint)
 
@@ -95,7 +96,11 @@ class Replay:
         return self.game.grid
 
     def unit(self, c: Counter) -> Optional[Unit]:
-        return self.game.unit(c.unit)
+        try:
+            return self._units[c.unit]
+        except KeyError:
+            u = self._units[c.unit] = self.game.unit(c.unit)
+            return u
 
     def side_of(self, c: Counter) -> Optional[str]:
         key = (c.unit, c.side)

@@ -17,13 +17,16 @@ from .markers import marker_states
 
 
 def counted_stacks(ctx, position) -> dict:
-    """(hex, side) -> the units that count for stacking there."""
-    out = defaultdict(list)
-    for h, cs in position.stacks().items():
-        for c in cs:
-            if c.kind == "unit":
-                out[(h, ctx.side_of(c))].append(c)
-    return out
+    """(hex, side) -> the units that count for stacking there (do not change it: it is shared)."""
+    cache = ctx.of_position() if position is ctx.position else {}
+    if "counted_stacks" not in cache:
+        out = defaultdict(list)
+        for h, cs in position.stacks().items():
+            for c in cs:
+                if c.kind == "unit":
+                    out[(h, ctx.side_of(c))].append(c)
+        cache["counted_stacks"] = dict(out)
+    return cache["counted_stacks"]
 
 
 def stack_size(ctx, units) -> int:
@@ -37,10 +40,12 @@ def over_limit(ctx, position):
     limit = ctx.game.rules.stacking_limit
     if limit is None:
         return
-    for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
-        n = stack_size(ctx, units)
-        if n > limit:
-            yield h, side, units, n
+    cache = ctx.of_position() if position is ctx.position else {}
+    if "over_limit" not in cache:
+        cache["over_limit"] = [(h, side, units, n) for (h, side), units in
+                               sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
+                               if (n := stack_size(ctx, units)) > limit]
+    yield from cache["over_limit"]
 
 
 def unmarked(ctx, position, h: str, units, state: str) -> int:
