@@ -213,6 +213,11 @@ class Replay:
         p = self.tracker.phase()
         return p.side if p else None
 
+    def findings_at(self, step: Optional[int]) -> bool:
+        """Whether a finding was recorded for the step (it may have been withdrawn since): where
+        not, nothing of that step needs filtering out of `findings`."""
+        return bool(self._finding_steps.get(step))
+
     def partly(self, step: Optional[int], reason: str) -> None:
         if step is not None:
             self.coverage.setdefault(step, {"partly": [], "not": []})["partly"].append(reason)

@@ -123,8 +123,9 @@ def _reported(ctx, code: str, o: _Open, still: bool) -> Finding:
     """One finding for a stack that stayed wrong through the ends of `o.phases`. A report of the same
     stack made before an undo took back the step that ended it is withdrawn (this one replaces it)."""
     f = o.finding
-    ctx.findings = [x for x in ctx.findings if not (x.code == code and x.step == o.step
-                                                    and x.hexes == f.hexes and sorted(x.units) == sorted(f.units))]
+    if ctx.findings_at(o.step):
+        ctx.findings = [x for x in ctx.findings if not (x.code == code and x.step == o.step
+                                                        and x.hexes == f.hexes and sorted(x.units) == sorted(f.units))]
     ends = o.phases[0] if len(o.phases) == 1 else ", the ".join(o.phases[:-1]) + " and the " + o.phases[-1]
     tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
     return replace(f, message=f.message + tail, step=o.step, code=code)
