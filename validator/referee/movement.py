@@ -53,9 +53,16 @@ def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stop
     """The cheapest (cost, every cost known) from a to b: never into `blocked`, never on through
     `stops` (b may be one), never into a hex or across a hexside prohibited to the class. Each hex
     costs what the tree's map and TEC give; the TEC's cheapest where the tree does not say (then
-    the path is not fully known). Among equal costs a path of known costs is preferred."""
+    the path is not fully known). Among equal costs a path of known costs is preferred.
+    A search depends only on its arguments and the game, so every rule judging a move shares each
+    one (`ctx.paths`, kept across undos)."""
+    if a == b:
+        return Fraction(0), True
+    key = (costs.movement_class, a, b, blocked, stops, limit)
+    if key in ctx.paths:
+        return ctx.paths[key]
     found = _search(ctx, a, b, costs, blocked, stops, limit)
-    return (found[0], found[1]) if found else None
+    return _remember(ctx, key, (found[0], found[1]) if found else None)
 
 
 def cheapest_route(ctx, a: str, b: str, costs, blocked: frozenset = frozenset()) -> tuple[str, ...]:
@@ -69,24 +76,22 @@ def cheapest_route(ctx, a: str, b: str, costs, blocked: frozenset = frozenset())
     return tuple(reversed(route))
 
 
-_PATHS_KEPT = 20_000                          # searches remembered (the memo is emptied when full)
+_PATHS_KEPT = 4096                            # results remembered (the memo is emptied when full)
 
 
 def _search(ctx, a, b, costs, blocked, stops, limit):
-    """Dijkstra over (MP, unknown costs): (cost, all known, predecessors) at b, or None. A search
-    depends only on its arguments and the game, so every rule judging a move shares each one
-    (`ctx.paths`, kept across undos)."""
+    """Dijkstra over (MP, unknown costs): (cost, all known, predecessors) at b, or None."""
     if a == b:
         return Fraction(0), True, {}
-    key = (costs.movement_class, a, b, blocked, stops, limit)
-    paths = ctx.paths
-    if key in paths:
-        return paths[key]
-    if len(paths) >= _PATHS_KEPT:
-        paths.clear()
-    found = paths[key] = _dijkstra(ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs), a, b, blocked, stops,
-                                   limit)
-    return found
+    return _dijkstra(ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs), a, b, blocked, stops, limit)
+
+
+def _remember(ctx, key, value):
+    """Keep a result in `ctx.paths`, which is emptied when full (memory stays flat in the log's length)."""
+    if len(ctx.paths) >= _PATHS_KEPT:
+        ctx.paths.clear()
+    ctx.paths[key] = value
+    return value
 
 
 def _dijkstra(grid, in_play, tc: TerrainCosts, a, b, blocked, stops, limit):
@@ -129,7 +134,7 @@ def _leg_cost(ctx, leg: Leg, costs, blocked: frozenset = frozenset(), stops: fro
     hit = ctx.paths.get(key)
     if hit is None:
         segs = _segments(ctx, leg, costs, blocked=blocked, stops=stops)
-        hit = ctx.paths[key] = (segs, _total(segs))
+        hit = _remember(ctx, key, (segs, _total(segs)))
     return hit
 
 
@@ -232,7 +237,11 @@ def _cost_text(ctx, costs, total: Optional[Fraction]) -> str:
 def _prohibited_end(ctx, c, leg: Leg):
     """(hex, TEC row) where one of the leg's drags ended in a hex whose terrain is prohibited to the
     unit's class, as the tree gives it; None if none did (or the terrain is not known)."""
-    return next((hit for hit in (_prohibited_hex(ctx, c, h) for h in leg.ends) if hit is not None), None)
+    key = ("barred", ctx.class_costs(c).movement_class, leg.ends)
+    if key not in ctx.paths:
+        return _remember(ctx, key, next((hit for hit in (_prohibited_hex(ctx, c, h) for h in leg.ends)
+                                         if hit is not None), None))
+    return ctx.paths[key]
 
 
 @rule("HF1206", "move-into-prohibited-terrain", "error",
