@@ -39,6 +39,12 @@ class PhaseTracker:
     def __post_init__(self) -> None:
         self.reset()
 
+    def copied(self) -> "PhaseTracker":
+        """A shallow copy (as copy.copy makes, without its generic machinery: one is kept per step)."""
+        t = object.__new__(type(self))
+        t.__dict__.update(self.__dict__)
+        return t
+
     # -- reading --
     @property
     def phases(self) -> tuple[Phase, ...]:

@@ -8,7 +8,6 @@ restores the state before the step it undoes and withdraws that step's findings.
 from __future__ import annotations
 
 import bisect
-import copy
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -313,10 +312,10 @@ def _snapshot(ctx: Replay) -> dict:
     is only ever appended to while it is `ctx.dice` (an undo gives `ctx.dice` a new list), so its
     first `length` entries are the dice as they were."""
     return {"position": ctx.position, "turn": ctx.turn, "dice": (ctx.dice, len(ctx.dice)),
-            "tracker": copy.copy(ctx.tracker),
+            "tracker": ctx.tracker.copied(),
             "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
             "arrivals_used": dict(ctx.arrivals_used),
-            "memo": copy.copy(ctx.memo)}
+            "memo": ctx.memo.copy()}
 
 
 def _pieces(step: Step) -> frozenset:
