@@ -8,7 +8,6 @@ An over-stack that lasts through several phase ends is one finding, naming those
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Iterator
 from dataclasses import dataclass, replace
 
@@ -20,12 +19,12 @@ def counted_stacks(ctx, position) -> dict:
     """(hex, side) -> the units that count for stacking there (do not change it: it is shared)."""
     cache = ctx.of_position() if position is ctx.position else {}
     if "counted_stacks" not in cache:
-        out = defaultdict(list)
-        for h, cs in position.stacks().items():
-            for c in cs:
-                if c.kind == "unit":
-                    out[(h, ctx.side_of(c))].append(c)
-        cache["counted_stacks"] = dict(out)
+        out: dict = {}                         # keyed in no useful order: callers sort by (hex, side)
+        side_of = ctx.side_of
+        for c, w in position:
+            if c.kind == "unit" and w.hex is not None:
+                out.setdefault((w.hex, side_of(c)), []).append(c)
+        cache["counted_stacks"] = out
     return cache["counted_stacks"]
 
 
