@@ -64,5 +64,12 @@ def all_rules() -> dict[str, Rule]:
     return dict(sorted(REGISTRY.items()))
 
 
+_ON: dict[tuple[str, int], list[Rule]] = {}   # (moment, rules registered) -> its rules: asked every event
+
+
 def rules_on(moment: str) -> list[Rule]:
-    return [r for r in all_rules().values() if r.on == moment]
+    rules = _ON.get((moment, len(REGISTRY)))
+    if rules is None:
+        every = all_rules()                     # imports the rule modules (registering them) first
+        rules = _ON[(moment, len(REGISTRY))] = [r for r in every.values() if r.on == moment]
+    return rules

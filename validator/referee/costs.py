@@ -7,6 +7,7 @@ whole map (hex terrain, roads and tracks, hexsides and what cancels them), the c
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -104,12 +105,32 @@ def map_complete(game: Game) -> bool:
     return game.terrain.default is not None
 
 
+def _denominators(game: Game, costs: ClassCosts) -> set[int]:
+    """The denominators of every MP figure the TEC prints (and of the class's cheapest and plain)."""
+    out = {1}
+    for x in (costs.cheapest, costs.plain):
+        if x is not None:
+            out.add(Fraction(x).denominator)
+    for t in (game.tec.terrain if game.tec else ()):
+        for cost in t.costs.values():
+            if cost.mp is not None:
+                out.add(Fraction(cost.mp).denominator)
+        low = _path_table(t)
+        if low is not None:
+            out.add(low.denominator)
+    return out
+
+
 class TerrainCosts:
     """Entering costs for one movement class, from the tree's map (hex terrain, paths, hexsides with
-    what cancels them) and the TEC; the cheapest the TEC allows where the tree does not say."""
+    what cancels them) and the TEC; the cheapest the TEC allows where the tree does not say.
+    `scaled` gives them in units of 1/`scale` MP (integers, for fast path searches)."""
 
     def __init__(self, game: Game, costs: ClassCosts):
         self.game, self.costs, self.exact = game, costs, map_complete(game)
+        self.scale = math.lcm(*_denominators(game, costs))
+        self._scaled: dict[tuple[str, str], tuple] = {}
+        self._barred: dict[str, Optional[TerrainType]] = {}
         self.rows = {t.id: t for t in (game.tec.terrain if game.tec else ())}
         self.sides: dict[frozenset, set[str]] = {}
         for hs in game.terrain.hexsides:
@@ -178,12 +199,31 @@ class TerrainCosts:
     def prohibited_hex(self, h: str) -> Optional[TerrainType]:
         """The TEC row that certainly bars the class from hex h (no road or track of the map enters it);
         None if it may be entered or its terrain is not known."""
+        if h not in self._barred:
+            self._barred[h] = self._prohibited_hex(h)
+        return self._barred[h]
+
+    def _prohibited_hex(self, h: str) -> Optional[TerrainType]:
         hx = self.hex_cost(h)
         if hx.mp is not None or not hx.known:
             return None
         if any(self._path(*pair) is not None for pair in self.on_path.get(h, ())):
             return None
         return hx.why
+
+    def scaled(self, a: str, b: str) -> tuple:
+        """`enter(a, b)` as (MP × scale, known): an int (a Fraction only for a figure the TEC's
+        denominators miss), None where prohibited. Each hexside is costed once."""
+        key = (a, b)
+        hit = self._scaled.get(key)
+        if hit is None:
+            step = self.enter(a, b)
+            mp = None
+            if step.mp is not None:
+                x = Fraction(step.mp) * self.scale
+                mp = x.numerator if x.denominator == 1 else x
+            hit = self._scaled[key] = (mp, step.known)
+        return hit
 
     def enter(self, a: str, b: str) -> StepCost:
         """Moving from hex a into the adjacent hex b."""

@@ -340,8 +340,14 @@ def read_table(game: Game, t: Table) -> CombatTable:
                        tuple(problems))
 
 
+_READ: list = [None, ()]                      # the last game asked about, and its tables read
+
+
 def combat_tables(game: Game) -> list[CombatTable]:
-    """Every combat table of the tree, the one rules.combat names first."""
-    ts = [t for t in game.tables if t.kind == "combat"]
-    ts.sort(key=lambda t: t.id != game.rules.combat_table)
-    return [read_table(game, t) for t in ts]
+    """Every combat table of the tree, the one rules.combat names first (read once for the game
+    being audited: every battle asks)."""
+    if _READ[0] is not game:
+        ts = [t for t in game.tables if t.kind == "combat"]
+        ts.sort(key=lambda t: t.id != game.rules.combat_table)
+        _READ[:] = [game, tuple(read_table(game, t) for t in ts)]
+    return list(_READ[1])

@@ -53,9 +53,16 @@ def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stop
     """The cheapest (cost, every cost known) from a to b: never into `blocked`, never on through
     `stops` (b may be one), never into a hex or across a hexside prohibited to the class. Each hex
     costs what the tree's map and TEC give; the TEC's cheapest where the tree does not say (then
-    the path is not fully known). Among equal costs a path of known costs is preferred."""
+    the path is not fully known). Among equal costs a path of known costs is preferred.
+    A search depends only on its arguments and the game, so every rule judging a move shares each
+    one (`ctx.paths`, kept across undos)."""
+    if a == b:
+        return Fraction(0), True
+    key = (costs.movement_class, a, b, blocked, stops, limit)
+    if key in ctx.paths:
+        return ctx.paths[key]
     found = _search(ctx, a, b, costs, blocked, stops, limit)
-    return (found[0], found[1]) if found else None
+    return _remember(ctx, key, (found[0], found[1]) if found else None)
 
 
 def cheapest_route(ctx, a: str, b: str, costs, blocked: frozenset = frozenset()) -> tuple[str, ...]:
@@ -69,28 +76,45 @@ def cheapest_route(ctx, a: str, b: str, costs, blocked: frozenset = frozenset())
     return tuple(reversed(route))
 
 
+_PATHS_KEPT = 4096                            # results remembered (the memo is emptied when full)
+
+
 def _search(ctx, a, b, costs, blocked, stops, limit):
     """Dijkstra over (MP, unknown costs): (cost, all known, predecessors) at b, or None."""
     if a == b:
         return Fraction(0), True, {}
-    grid, in_play, tc = ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs)
-    best = {a: (Fraction(0), 0)}
+    return _dijkstra(ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs), a, b, blocked, stops, limit)
+
+
+def _remember(ctx, key, value):
+    """Keep a result in `ctx.paths`, which is emptied when full (memory stays flat in the log's length)."""
+    if len(ctx.paths) >= _PATHS_KEPT:
+        ctx.paths.clear()
+    ctx.paths[key] = value
+    return value
+
+
+def _dijkstra(grid, in_play, tc: TerrainCosts, a, b, blocked, stops, limit):
+    """The search in whole units of 1/tc.scale MP (exactly the MP ordering: the scale is positive)."""
+    scale = tc.scale
+    cap = None if limit is None else limit * scale
+    best = {a: (0, 0)}
     prev: dict[str, str] = {}
-    heap = [(Fraction(0), 0, a)]
+    heap = [(0, 0, a)]
     while heap:
         d, unknown, h = heapq.heappop(heap)
         if h == b:
-            return d, unknown == 0, prev
+            return Fraction(d) / scale, unknown == 0, prev
         if (d, unknown) > best.get(h, (d, unknown)) or (h != a and h in stops):
             continue
         for n in grid.neighbours(h):
             if n in blocked or (in_play and not in_play(n)):
                 continue
-            step = tc.enter(h, n)
-            if step.mp is None:
+            mp, known = tc.scaled(h, n)
+            if mp is None:
                 continue
-            nd, nu = d + step.mp, unknown + (0 if step.known else 1)
-            if limit is not None and nd > limit:
+            nd, nu = d + mp, unknown + (0 if known else 1)
+            if cap is not None and nd > cap:
                 continue
             if n not in best or (nd, nu) < best[n]:
                 best[n] = (nd, nu)
@@ -102,6 +126,16 @@ def _search(ctx, a, b, costs, blocked, stops, limit):
 def _segments(ctx, leg: Leg, costs, **kw) -> list[Optional[tuple[Fraction, bool]]]:
     points = (leg.start,) + leg.ends
     return [path_cost(ctx, x, y, costs, **kw) for x, y in zip(points, points[1:])]
+
+
+def _leg_cost(ctx, leg: Leg, costs, blocked: frozenset = frozenset(), stops: frozenset = frozenset()):
+    """(each drag's cheapest, their total) of a leg; shared by the rules judging the same move."""
+    key = ("leg", costs.movement_class, leg.start, leg.ends, blocked, stops)
+    hit = ctx.paths.get(key)
+    if hit is None:
+        segs = _segments(ctx, leg, costs, blocked=blocked, stops=stops)
+        hit = _remember(ctx, key, (segs, _total(segs)))
+    return hit
 
 
 def _known(segs) -> bool:
@@ -174,8 +208,7 @@ def move_beyond_allowance(ctx, m):
         ctx.partly(m.step.index, why)
     if leg.reported or _prohibited_end(ctx, c, leg) is not None:
         return
-    segs = _segments(ctx, leg, costs)
-    total = _total(segs)
+    segs, total = _leg_cost(ctx, leg, costs)
     if total is not None and total <= ma:
         if not _known(segs):
             ctx.partly(m.step.index, "terrain not printed for every hex or hexside of the path: the TEC's "
@@ -204,7 +237,11 @@ def _cost_text(ctx, costs, total: Optional[Fraction]) -> str:
 def _prohibited_end(ctx, c, leg: Leg):
     """(hex, TEC row) where one of the leg's drags ended in a hex whose terrain is prohibited to the
     unit's class, as the tree gives it; None if none did (or the terrain is not known)."""
-    return next((hit for hit in (_prohibited_hex(ctx, c, h) for h in leg.ends) if hit is not None), None)
+    key = ("barred", ctx.class_costs(c).movement_class, leg.ends)
+    if key not in ctx.paths:
+        return _remember(ctx, key, next((hit for hit in (_prohibited_hex(ctx, c, h) for h in leg.ends)
+                                         if hit is not None), None))
+    return ctx.paths[key]
 
 
 @rule("HF1206", "move-into-prohibited-terrain", "error",
@@ -272,10 +309,14 @@ def _enemy_leaves(ctx, m, pieces: set) -> Optional[int]:
 
 
 def _zoc_hexes(ctx, side, exclude: str) -> frozenset:
-    out = set()
-    for h in ctx.enemies(side, exclude=exclude):
-        out.update(ctx.grid.neighbours(h))
-    return frozenset(out)
+    cache = ctx.of_position()
+    key = ("zoc", side, ctx.counted_exclusion(side, exclude))
+    if key not in cache:
+        out = set()
+        for h in ctx.enemies(side, exclude=exclude):
+            out.update(ctx.grid.neighbours(h))
+        cache[key] = frozenset(out)
+    return cache[key]
 
 
 @rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units")
@@ -289,8 +330,7 @@ def path_through_enemy(ctx, m):
     if _prohibited_end(ctx, c, leg) is not None:
         return
     enemy = frozenset(ctx.enemies(ctx.side_of(c), exclude=c.piece)) - {m.event.dst.hex}
-    segs = _segments(ctx, leg, costs, blocked=enemy)
-    total = _total(segs)
+    segs, total = _leg_cost(ctx, leg, costs, blocked=enemy)
     if total is not None and total <= ma:
         return
     if total is not None and _splittable(ctx, leg, segs, ma, m):
@@ -327,8 +367,7 @@ def path_through_enemy_zoc(ctx, m):
                       severity=None if certain else "info", help=None if certain else
                       "not verified: the tree does not say enough to judge this ZOC stop")
         return
-    segs = _segments(ctx, leg, costs, blocked=enemy, stops=zoc)
-    total = _total(segs)
+    segs, total = _leg_cost(ctx, leg, costs, blocked=enemy, stops=zoc)
     if total is not None and total <= ma:
         return
     if total is not None and _splittable(ctx, leg, segs, ma, m):
@@ -372,7 +411,7 @@ def move_legal_only_by_road(ctx, m):
     if leg is None or leg.reported or ma is None or costs.cheapest is None or costs.plain is None \
             or costs.plain <= costs.cheapest or map_complete(ctx.game):
         return                                 # where the map is given, its roads are costed exactly
-    total = _total(_segments(ctx, leg, costs))
+    total = _leg_cost(ctx, leg, costs)[1]
     if total is None:
         return
     hexes = int(total / costs.cheapest)

@@ -11,7 +11,7 @@ announcement or turn change, and the report says so.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ..model import Game, Phase
@@ -34,9 +34,16 @@ class PhaseTracker:
     announced_at: Optional[int] = None             # step of the chat that announced the phase
     recorded_at: Optional[int] = None              # step whose turn marker named the phase (the module's)
     forced_at: Optional[int] = None                # step of the event that forced the phase
+    _named: dict = field(default_factory=dict, repr=False, compare=False)  # chat text -> the phase it names
 
     def __post_init__(self) -> None:
         self.reset()
+
+    def copied(self) -> "PhaseTracker":
+        """A shallow copy (as copy.copy makes, without its generic machinery: one is kept per step)."""
+        t = object.__new__(type(self))
+        t.__dict__.update(self.__dict__)
+        return t
 
     # -- reading --
     @property
@@ -105,6 +112,13 @@ class PhaseTracker:
 
     def match_announcement(self, text: str) -> Optional[int]:
         """The phase a chat line names: its side (by side or nationality name) and the phase's words."""
+        if text not in self._named:                # the game's phases are fixed: one reading per text
+            if len(self._named) >= 10_000:
+                self._named.clear()
+            self._named[text] = self._match_announcement(text)
+        return self._named[text]
+
+    def _match_announcement(self, text: str) -> Optional[int]:
         words = set(_words(text))
         best: Optional[tuple[int, int]] = None
         for i, p in enumerate(self.phases):

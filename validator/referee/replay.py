@@ -7,7 +7,7 @@ restores the state before the step it undoes and withdraws that step's findings.
 """
 from __future__ import annotations
 
-import copy
+import bisect
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -82,6 +82,13 @@ class Replay:
     memo: dict = field(default_factory=dict)
     at_step: dict = field(default_factory=dict)       # step -> (turn, phase id, phase label, phasing side)
     order: dict = field(default_factory=dict)         # the order of moving (validator.referee.order); values immutable
+    # pure functions of the game and their arguments, kept across undos (never snapshotted)
+    paths: dict = field(default_factory=dict)         # movement: a searched path's result by what it depends on
+    _by_position: tuple = (None, None)                # (the position, its look-ups): rebuilt when it changes
+    _step_at: Optional[dict] = None                   # id(step) -> its place in record.steps
+    _units: dict = field(default_factory=dict)        # unit id -> the game's Unit (None: not in the game)
+    _sides: dict = field(default_factory=dict)        # (unit id, counter's side) -> the unit's side
+    _finding_steps: dict = field(default_factory=dict)  # step -> findings recorded for it (a filter's hint)
 
     # -- look-ups rules share --
     @property
@@ -89,11 +96,20 @@ class Replay:
         return self.game.grid
 
     def unit(self, c: Counter) -> Optional[Unit]:
-        return self.game.unit(c.unit)
+        try:
+            return self._units[c.unit]
+        except KeyError:
+            u = self._units[c.unit] = self.game.unit(c.unit)
+            return u
 
     def side_of(self, c: Counter) -> Optional[str]:
-        u = self.unit(c)
-        return c.side or (u.side if u else None)
+        key = (c.unit, c.side)
+        try:
+            return self._sides[key]
+        except KeyError:
+            u = self.unit(c)
+            s = self._sides[key] = c.side or (u.side if u else None)
+            return s
 
     def class_of(self, c: Counter) -> Optional[str]:
         u = self.unit(c)
@@ -115,14 +131,79 @@ class Replay:
         u = self.unit(c)
         return u.name if u else c.unit
 
+    def of_position(self) -> dict:
+        """A cache of look-ups on the current position, emptied whenever the position changes."""
+        pos, cache = self._by_position
+        if cache is None or pos is not self.position:
+            cache = {}
+            self._by_position = (self.position, cache)
+        return cache
+
     def enemies(self, side: Optional[str], exclude: str = "") -> dict[str, tuple[Counter, ...]]:
-        """Hexes held by units of another side than `side`."""
-        out: dict[str, list[Counter]] = {}
-        for c, w in self.position.units():
-            s = self.side_of(c)
-            if w.hex and c.piece != exclude and s is not None and side is not None and s != side:
-                out.setdefault(w.hex, []).append(c)
-        return {h: tuple(cs) for h, cs in out.items()}
+        """Hexes held by units of another side than `side` (do not change the dict: it is shared)."""
+        cache = self.of_position()
+        key = ("enemies", side, self.counted_exclusion(side, exclude))
+        if key not in cache:
+            out: dict[str, list[Counter]] = {}
+            if side is not None:
+                for c, h, s in self._sided_units(cache):
+                    if c.piece != exclude and s != side:
+                        out.setdefault(h, []).append(c)
+            cache[key] = {h: tuple(cs) for h, cs in out.items()}
+        return cache[key]
+
+    def _sided_units(self, cache: dict):
+        """(counter, hex, side) of every unit on a hex whose side is known, in the position's order."""
+        if "sided" not in cache:
+            out, side_of = {}, self.side_of
+            for c, w in self.position:
+                if c.kind == "unit" and w.hex:
+                    s = side_of(c)
+                    if s is not None:
+                        out[c.piece] = (c, w.hex, s)
+            cache["sided"] = out
+        return cache["sided"].values()
+
+    def counted_exclusion(self, side: Optional[str], exclude: str) -> str:
+        """`exclude`, or "" where leaving it out changes nothing (not a unit on the map of another
+        side than `side`): look-ups for every unit of one side then share one answer."""
+        if exclude:
+            e = self._sided_entry(exclude)
+            if e is None or e[2] == side:
+                return ""
+        return exclude
+
+    def _sided_entry(self, piece: str):
+        cache = self.of_position()
+        self._sided_units(cache)
+        return cache["sided"].get(piece)
+
+    def carry_sided(self, before: Position, piece: str, in_place: bool) -> None:
+        """The position changed from `before` in one piece: derive its sided units from those of
+        `before` rather than from every counter. `in_place`: the piece kept its place in the order
+        (else it went last, as `Position.placed` puts it)."""
+        pos, cache = self._by_position
+        if cache is None or pos is not before or "sided" not in cache or pos is self.position:
+            return
+        was = cache["sided"]
+        if in_place and piece not in was:
+            return                                 # its place in the order is not known: rebuild
+        sided = dict(was)
+        if not in_place:
+            sided.pop(piece, None)
+        w, c = self.position.where(piece), self.position.counter(piece)
+        s = self.side_of(c) if c is not None and c.kind == "unit" and w is not None and w.hex else None
+        if s is None:
+            sided.pop(piece, None)
+        else:
+            sided[piece] = (c, w.hex, s)
+        fresh = {"sided": sided}
+        # what a side's enemies are is the same when only a unit of that side (or no unit) changed
+        changed = {x for x in ((was.get(piece) or (None, None, None))[2], s) if x is not None}
+        for key, v in cache.items():
+            if isinstance(key, tuple) and key[2] == "" and changed <= {key[1]}:
+                fresh[key] = v
+        self._by_position = (self.position, fresh)
 
     def phase_id(self) -> Optional[str]:
         p = self.tracker.phase()
@@ -131,6 +212,11 @@ class Replay:
     def phase_side(self) -> Optional[str]:
         p = self.tracker.phase()
         return p.side if p else None
+
+    def findings_at(self, step: Optional[int]) -> bool:
+        """Whether a finding was recorded for the step (it may have been withdrawn since): where
+        not, nothing of that step needs filtering out of `findings`."""
+        return bool(self._finding_steps.get(step))
 
     def partly(self, step: Optional[int], reason: str) -> None:
         if step is not None:
@@ -146,14 +232,17 @@ class Replay:
 
     def steps_after(self, step: Step) -> Iterable[Step]:
         """The record's steps after one step, up to the next turn change."""
-        seen = False
-        for s in self.record.steps:
-            if seen:
-                if any(isinstance(e, TurnChanged) for e in s.events):
-                    return
-                yield s
-            elif s is step:
-                seen = True
+        if self._step_at is None:
+            self._step_at = {id(s): i for i, s in enumerate(self.record.steps)}
+        i = self._step_at.get(id(step))
+        if i is None or self.record.steps[i] is not step:
+            return
+        steps = self.record.steps
+        for j in range(i + 1, len(steps)):
+            s = steps[j]
+            if any(isinstance(e, TurnChanged) for e in s.events):
+                return
+            yield s
 
 
 def run_rules(ctx: Replay, m: Moment) -> None:
@@ -171,6 +260,7 @@ def _record(ctx: Replay, r, f: Finding, step_no: Optional[int]) -> None:
     else:
         turn, phase, label, side = ctx.at_step.get(step) or (ctx.turn, ctx.phase_id(), ctx.tracker.label(),
                                                              ctx.phase_side())
+    ctx._finding_steps[step] = ctx._finding_steps.get(step, 0) + 1
     ctx.findings.append(AuditFinding(
         f.code or r.code, f.severity or (declared or r).severity, f.message,
         f.help or (declared or r).help, f.rule, step, turn, phase, label,
@@ -198,6 +288,8 @@ def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], memo: O
         for ev in step.events:
             _apply(ctx, step, ev)
         undoable.append((step, snap))
+        if len(undoable) > UNDO_DEPTH:             # what no undo can reach any more
+            del undoable[0]
     run_rules(ctx, Moment("end"))
     return ctx
 
@@ -211,11 +303,20 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
     return game.turns[0].id if game.turns else None
 
 
+# How many of the latest steps an undo can take back. VASSAL's Undo steps back through the latest
+# steps one by one; a player who presses it this many times in a row is beyond what the referee replays.
+UNDO_DEPTH = 200
+
+
 def _snapshot(ctx: Replay) -> dict:
-    return {"position": ctx.position, "turn": ctx.turn, "dice": list(ctx.dice), "tracker": copy.copy(ctx.tracker),
+    """The state before a step, for an undo of it. The dice are kept as (the list, its length): a list
+    is only ever appended to while it is `ctx.dice` (an undo gives `ctx.dice` a new list), so its
+    first `length` entries are the dice as they were."""
+    return {"position": ctx.position, "turn": ctx.turn, "dice": (ctx.dice, len(ctx.dice)),
+            "tracker": ctx.tracker.copied(),
             "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
             "arrivals_used": dict(ctx.arrivals_used), "order": dict(ctx.order),
-            "memo": copy.copy(ctx.memo)}
+            "memo": ctx.memo.copy()}
 
 
 def _pieces(step: Step) -> frozenset:
@@ -234,10 +335,21 @@ def _undo(ctx: Replay, step: Step, undoable: list) -> None:
     if want:
         for k, v in snap.items():
             setattr(ctx, k, v)
-    ctx.dice = [d for d in ctx.dice if d[0] != undone.index]
-    ctx.findings = [f for f in ctx.findings if f.step != undone.index]
+        dice, n = snap["dice"]
+        ctx.dice = dice[:n]
+    _drop_dice(ctx, undone.index)
+    if ctx._finding_steps.pop(undone.index, 0):       # only findings recorded for it can go
+        ctx.findings = [f for f in ctx.findings if f.step != undone.index]
     ctx.coverage.pop(undone.index, None)
     ctx.coverage.setdefault(undone.index, {"partly": [], "not": []})["undone"] = step.index
+
+
+def _drop_dice(ctx: Replay, step_no: int) -> None:
+    """The rolls of one step taken back. The dice are in step order, so its rolls are found by bisection;
+    a new list replaces the old one (snapshots hold the old one's length)."""
+    i = bisect.bisect_left(ctx.dice, step_no, key=lambda d: d[0])
+    if i < len(ctx.dice) and ctx.dice[i][0] == step_no:
+        ctx.dice = ctx.dice[:i] + [d for d in ctx.dice[i:] if d[0] != step_no]
 
 
 def _apply(ctx: Replay, step: Step, ev) -> None:
@@ -304,6 +416,14 @@ def _end_phase(ctx: Replay, step: Step) -> None:
 
 
 def _change_position(ctx: Replay, step: Step, ev) -> None:
+    before = ctx.position
+    in_place = isinstance(ev, StateChanged) and before.where(ev.counter.piece) is not None
+    _changed_position(ctx, step, ev)
+    if isinstance(ev, _PIECE_EVENTS):
+        ctx.carry_sided(before, ev.counter.piece, in_place)
+
+
+def _changed_position(ctx: Replay, step: Step, ev) -> None:
     if isinstance(ev, Moved):
         c = ev.counter
         ctx.position = ctx.position.placed(c, ev.dst)

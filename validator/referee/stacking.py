@@ -8,7 +8,6 @@ An over-stack that lasts through several phase ends is one finding, naming those
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Iterator
 from dataclasses import dataclass, replace
 
@@ -17,13 +16,16 @@ from .markers import marker_states
 
 
 def counted_stacks(ctx, position) -> dict:
-    """(hex, side) -> the units that count for stacking there."""
-    out = defaultdict(list)
-    for h, cs in position.stacks().items():
-        for c in cs:
-            if c.kind == "unit":
-                out[(h, ctx.side_of(c))].append(c)
-    return out
+    """(hex, side) -> the units that count for stacking there (do not change it: it is shared)."""
+    cache = ctx.of_position() if position is ctx.position else {}
+    if "counted_stacks" not in cache:
+        out: dict = {}                         # keyed in no useful order: callers sort by (hex, side)
+        side_of = ctx.side_of
+        for c, w in position:
+            if c.kind == "unit" and w.hex is not None:
+                out.setdefault((w.hex, side_of(c)), []).append(c)
+        cache["counted_stacks"] = out
+    return cache["counted_stacks"]
 
 
 def stack_size(ctx, units) -> int:
@@ -37,10 +39,12 @@ def over_limit(ctx, position):
     limit = ctx.game.rules.stacking_limit
     if limit is None:
         return
-    for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
-        n = stack_size(ctx, units)
-        if n > limit:
-            yield h, side, units, n
+    cache = ctx.of_position() if position is ctx.position else {}
+    if "over_limit" not in cache:
+        cache["over_limit"] = [(h, side, units, n) for (h, side), units in
+                               sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
+                               if (n := stack_size(ctx, units)) > limit]
+    yield from cache["over_limit"]
 
 
 def unmarked(ctx, position, h: str, units, state: str) -> int:
@@ -118,8 +122,9 @@ def _reported(ctx, code: str, o: _Open, still: bool) -> Finding:
     """One finding for a stack that stayed wrong through the ends of `o.phases`. A report of the same
     stack made before an undo took back the step that ended it is withdrawn (this one replaces it)."""
     f = o.finding
-    ctx.findings = [x for x in ctx.findings if not (x.code == code and x.step == o.step
-                                                    and x.hexes == f.hexes and sorted(x.units) == sorted(f.units))]
+    if ctx.findings_at(o.step):
+        ctx.findings = [x for x in ctx.findings if not (x.code == code and x.step == o.step
+                                                        and x.hexes == f.hexes and sorted(x.units) == sorted(f.units))]
     ends = o.phases[0] if len(o.phases) == 1 else ", the ".join(o.phases[:-1]) + " and the " + o.phases[-1]
     tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
     return replace(f, message=f.message + tail, step=o.step, code=code)

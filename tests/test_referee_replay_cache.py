@@ -1,0 +1,77 @@
+"""The replay's caches give what a fresh look-up gives: the sided units (and a side's enemies) carried
+from one position to the next (`Replay.carry_sided`) equal those rebuilt from every counter, at every change of a real
+VASSAL log with moves, removals, flips and undos; the undo stack is bounded."""
+from __future__ import annotations
+
+import pytest
+
+from compiler.vassal.vlog import read_log
+from tests.test_referee_golden import SHARED, cases
+from validator.loader import load_game
+from validator.referee import replay as replay_mod
+from validator.referee.audit import audit
+
+pytestmark = pytest.mark.skipif(SHARED is None, reason="shared/vassal-logs not available")
+
+
+def _rebuilt(ctx) -> list:
+    fresh = {}
+    for c, w in ctx.position:
+        s = ctx.side_of(c)
+        if c.kind == "unit" and w.hex and s is not None:
+            fresh[c.piece] = (c, w.hex, s)
+    return list(fresh.items())
+
+
+def _enemies(ctx, side) -> dict:
+    out: dict = {}
+    for c, w in ctx.position:
+        s = ctx.side_of(c)
+        if c.kind == "unit" and w.hex and s is not None and side is not None and s != side:
+            out.setdefault(w.hex, []).append(c)
+    return {h: tuple(cs) for h, cs in out.items()}
+
+
+@pytest.mark.parametrize("game,log,vmod", [c for c in cases() if c[1].stem in
+                                           ("aachen_stacks_undo", "aachen_long_game", "meuse_legal")],
+                         ids=lambda x: getattr(x, "name", x))
+def test_carried_sided_units_equal_rebuilt(monkeypatch, game, log, vmod):
+    g = load_game(f"source/{game}")[0]
+    record = read_log(log, vmod, g)
+    carried, carried_enemies = [], []
+    original = replay_mod.Replay.carry_sided
+
+    def checked(self, before, piece, in_place):
+        original(self, before, piece, in_place)
+        pos, cache = self._by_position
+        if pos is self.position and cache and "sided" in cache:
+            carried.append(piece)
+            assert list(cache["sided"].items()) == _rebuilt(self), (log.name, piece)
+            for key, v in cache.items():              # a side's enemies carried over: as a fresh look-up
+                if key[0] == "enemies":
+                    assert v == _enemies(self, key[1]), (log.name, piece, key)
+                    carried_enemies.append(key)
+
+    monkeypatch.setattr(replay_mod.Replay, "carry_sided", checked)
+    audit(g, record)
+    assert carried                                 # the carried path did run
+    if game == "aachen":
+        assert carried_enemies
+
+
+def test_undo_stack_is_bounded(monkeypatch):
+    """Only the latest UNDO_DEPTH steps stay undoable: with none kept, every undo of the log matches
+    nothing (and says so); with the default, each takes back its step."""
+    game, log, vmod = next(c for c in cases() if c[1].stem == "aachen_stacks_undo")
+    g = load_game(f"source/{game}")[0]
+    record = read_log(log, vmod, g)
+    undos = [s.index for s in record.steps if s.undo]
+    assert undos
+
+    def unmatched(ctx):
+        return [s for s, c in ctx.coverage.items() if any("matches no earlier step" in r for r in c["not"])]
+
+    ctx = replay_mod.replay(g, record, None)
+    assert unmatched(ctx) == [] and sum(1 for c in ctx.coverage.values() if c.get("undone")) == len(undos)
+    monkeypatch.setattr(replay_mod, "UNDO_DEPTH", 0)
+    assert sorted(unmatched(replay_mod.replay(g, record, None))) == undos
