@@ -182,6 +182,13 @@ def _rule_no(ctx) -> Optional[str]:
     return p.rule if p else None
 
 
+def _combat_judges_retreats(game) -> bool:
+    """Every combat table says how retreats and advances go (`after_combat`): the combat referee judges
+    the moves after a roll, so their length is verified there."""
+    tables = [t for t in game.tables if t.kind == "combat"]
+    return bool(tables) and all(t.after_combat is not None for t in tables)
+
+
 def _mark_reported(ctx, piece: str, leg: Leg) -> None:
     ctx.legs[piece] = Leg(leg.start, leg.ends, leg.phase, True)
 
@@ -194,8 +201,9 @@ def move_beyond_allowance(ctx, m):
     ev = m.event
     c = ev.counter
     if m.reading[1] == "combat":
-        ctx.partly(m.step.index, f"{ctx.label(c)} {ev.src} -> {ev.dst} after a die roll in a combat phase is "
-                                 "read as a retreat or an advance after combat; its length is not verified")
+        if not _combat_judges_retreats(ctx.game):
+            ctx.partly(m.step.index, f"{ctx.label(c)} {ev.src} -> {ev.dst} after a die roll in a combat phase is "
+                                     "read as a retreat or an advance after combat; its length is not verified")
         return
     leg = ctx.legs[c.piece]
     ma, costs = ctx.allowance(c), ctx.class_costs(c)
