@@ -95,10 +95,14 @@ class Cache:
         self.put(k, data, suffix)
         return data
 
-    def commit(self) -> int:
-        """Keep exactly the entries this run used; returns how many stale ones were dropped."""
+    def commit(self, into: Optional[Path] = None) -> int:
+        """Keep exactly the entries this run used; returns how many stale ones were dropped.
+
+        `into`, if given, is a new folder the pack is written to instead (the old one is read, never
+        changed): for an output folder that is replaced whole, the cache goes into the new one."""
         stale = [n for n in self._index if n not in self.used]
-        if not self._new and not stale:
+        moving = into is not None and Path(into) != self.root
+        if not self._new and not stale and not moving:
             return 0
         blob, index = bytearray(), {}
         for name in sorted(self.used):
@@ -109,10 +113,11 @@ class Cache:
             blob += data
         blob = bytes(blob)
         name = f"pack-{hashlib.sha256(blob).hexdigest()[:16]}.bin"
-        write_atomic(self.root / name, blob)
-        write_atomic(self.root / INDEX, json.dumps({"pack": name, "entries": index}, sort_keys=True).encode())
-        for old in self.root.glob("pack-*.bin"):
+        root = Path(into) if moving else self.root
+        write_atomic(root / name, blob)
+        write_atomic(root / INDEX, json.dumps({"pack": name, "entries": index}, sort_keys=True).encode())
+        for old in root.glob("pack-*.bin"):
             if old.name != name:
                 old.unlink(missing_ok=True)
-        self._pack_name, self._index, self._pack, self._new = name, index, blob, {}
+        self.root, self._pack_name, self._index, self._pack, self._new = root, name, index, blob, {}
         return len(stale)

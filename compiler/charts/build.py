@@ -12,6 +12,11 @@ interrupted run leaves the previous set (or nothing), never part of one. Files:
     setup-<scenario>.pdf       one set-up card per scenario
     counter-sheet-1.png        preview of the first counter-sheet page (for the README)
     crt.png                    preview of the first page of tables.pdf
+    .cache/                    the counter faces drawn (compiler/cache.py pack) and the run stamp
+
+The face pack is read from the previous set and written into the new folder before it is swapped in,
+so it always matches the set beside it, and a failed run keeps the old set and its pack; nothing is
+written outside the output folder.
 
 The PDFs are byte-for-byte reproducible for the same game, paper and library versions.
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Optional
 
+from compiler import cache as cache_mod
 from compiler.atomic import atomic_dir
 
 from . import aids, setup, sheets
@@ -27,6 +33,7 @@ from .pdf import paper_size
 from .preview import render_preview
 
 PREVIEW_DPI = 110
+CACHE_DIR = ".cache"  # also holds the run stamp (compiler/stamp.py)
 
 
 def build_charts(game, out_dir: Path, paper: str = "a4",
@@ -35,18 +42,22 @@ def build_charts(game, out_dir: Path, paper: str = "a4",
     paper = (paper or "a4").lower()
     paper_size(paper)  # validate before writing anything
     final = Path(out_dir)
+    # the counter faces of the last run: read from the old set, written into the new one, so the
+    # cache is swapped in (or kept, if the run fails) together with the charts it drew
+    cache = cache_mod.Cache(final / CACHE_DIR)
     with atomic_dir(final, _is_chart_file) as tmp:
-        written = _write_charts(game, tmp, paper, progress)
+        written = _write_charts(game, tmp, paper, progress, cache)
+        cache.commit(into=tmp / CACHE_DIR)
     return [final / p.name for p in written]
 
 
 def _is_chart_file(name: str) -> bool:
     """A file a previous chart set may have left (what may be replaced with the new set); `.cache`
-    holds the run stamp, written again after the new set is in place."""
-    return name == ".cache" or (not name.startswith(".") and name.endswith((".pdf", ".png")))
+    holds the face pack (carried into the new set) and the run stamp (written again after it)."""
+    return name == CACHE_DIR or (not name.startswith(".") and name.endswith((".pdf", ".png")))
 
 
-def _write_charts(game, out: Path, paper: str, progress) -> list[Path]:
+def _write_charts(game, out: Path, paper: str, progress, cache: cache_mod.Cache) -> list[Path]:
     total = 6 + len(game.scenarios)
     step = 0
 
@@ -58,7 +69,7 @@ def _write_charts(game, out: Path, paper: str, progress) -> list[Path]:
 
     written: list[Path] = []
     say("counter sheets")
-    cs = sheets.build_counter_sheets(game, out / "counter-sheets.pdf", paper, progress)
+    cs = sheets.build_counter_sheets(game, out / "counter-sheets.pdf", paper, progress, cache)
     written.append(cs)
     say("tables")
     tb = aids.build_tables(game, out / "tables.pdf", paper)

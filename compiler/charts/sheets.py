@@ -22,17 +22,23 @@ so the PDF's text layer can be searched for a unit and tests can check each coun
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
+import io
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+import PIL
 from PIL import Image
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 
-from ..render.counters import counter_image, marker_image
+from ..render.counters import FONT_DIR, counter_image, counter_type_scale, marker_image, marker_type_px
+from compiler import cache as cache_mod
 from compiler.atomic import atomic_path
 from .pdf import FONT, FONT_BOLD, apply_metadata, binary_streams, paper_size, register_fonts
 
@@ -182,26 +188,77 @@ def _with_bleed(img: Image.Image, b: int) -> Image.Image:
     return out
 
 
-class _Art:
-    """Counter bitmaps (with bleed) for one build, made once per distinct face."""
+def _art_value(x):
+    """A model value (or tuple of them) as artwork sees it: where it was written does not show."""
+    if isinstance(x, tuple):
+        return tuple(_art_value(v) for v in x)
+    if dataclasses.is_dataclass(x) and any(f.name == "loc" for f in dataclasses.fields(x)):
+        return dataclasses.replace(x, loc=None)
+    return x
 
-    def __init__(self, game, size_in: float, bleed_in: float):
+
+@functools.lru_cache(maxsize=1)
+def _renderer_fingerprint() -> str:
+    """The code that turns a unit into a face's pixels (and its bleed), and the library that draws them."""
+    from compiler.render import counters as counters_mod, layout as layout_mod
+    return cache_mod.key(cache_mod.code_fingerprint([counters_mod, layout_mod, sys.modules[__name__]]),
+                         PIL.__version__, FONT_DIR)
+
+
+class _Art:
+    """Counter bitmaps (with bleed) for one build, made once per distinct face.
+
+    With a `cache` (compiler/cache.py), each face's pixels are kept under a key of exactly what
+    shapes them: the piece itself, what every face reads besides (sides, formations, factor names,
+    rules), the game-wide type scale of that face, its size and bleed, and the renderer's own source.
+    So after one unit changes only its faces are drawn again (unless the shared type scale moves)."""
+
+    def __init__(self, game, size_in: float, bleed_in: float, cache: Optional[cache_mod.Cache] = None):
         self.game = game
         self.px = math.ceil(size_in * DPI)
         self.bpx = int(math.ceil(bleed_in * self.px / size_in))
         self._cache: dict = {}
+        self._store = cache
+        self._shared = cache_mod.key(repr((_art_value(game.sides), _art_value(game.formations),
+                                           game.factor_names, game.rules))) if cache is not None else ""
+
+    def _face_key(self, piece: Piece, face: str) -> str:
+        if piece.kind == "unit":
+            scale = repr(counter_type_scale(self.game, face, self.px))
+        else:
+            scale = marker_type_px(self.game, self.px)
+        return cache_mod.key("sheet-face", _renderer_fingerprint(), self._shared, piece.kind,
+                             repr(_art_value(piece.obj)), face, scale, self.px, self.bpx)
+
+    def _draw(self, piece: Piece, face: str) -> Image.Image:
+        if piece.kind == "unit":
+            img = counter_image(self.game, piece.obj, face, self.px)
+        else:
+            img = marker_image(self.game, piece.obj, self.px, face)
+        return _with_bleed(img, self.bpx)
+
+    def _image(self, piece: Piece, face: str) -> Image.Image:
+        if self._store is None:
+            return self._draw(piece, face)
+        data = self._store.get_or_make(self._face_key(piece, face),
+                                       lambda: _png(self._draw(piece, face)), ".png")
+        img = Image.open(io.BytesIO(data))
+        img.load()
+        return img
 
     def get(self, piece: Piece, face: str) -> ImageReader:
         key = (piece.kind, piece.id, face)
         r = self._cache.get(key)
         if r is None:
-            if piece.kind == "unit":
-                img = counter_image(self.game, piece.obj, face, self.px)
-            else:
-                img = marker_image(self.game, piece.obj, self.px, face)
-            r = ImageReader(_with_bleed(img, self.bpx))
+            r = ImageReader(self._image(piece, face))
             self._cache[key] = r
         return r
+
+
+def _png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "PNG", compress_level=1)  # lossless: the same pixels as drawn, quick to write
+    return buf.getvalue()
 
 
 # -- the counter mix ------------------------------------------------------------------------------
@@ -480,11 +537,13 @@ def _page(c, game, geo: Geometry, sheet: Sheet, number: int, total: int, back: b
 
 
 def build_counter_sheets(game, dest: Path, paper: str = "a4",
-                         progress: Optional[Callable[[str, int, int], None]] = None) -> Path:
+                         progress: Optional[Callable[[str, int, int], None]] = None,
+                         cache: Optional[cache_mod.Cache] = None) -> Path:
+    """`cache`, if given, keeps the counter faces between runs (the caller commits it)."""
     register_fonts()
     geo = geometry(game, paper)
     sheets = paginate(game, geo)
-    art = _Art(game, float(game.counter_size_in), BLEED_IN)
+    art = _Art(game, float(game.counter_size_in), BLEED_IN, cache)
     with atomic_path(dest) as tmp, binary_streams():
         c = rl_canvas.Canvas(str(tmp), pagesize=(geo.page_w, geo.page_h), invariant=1, pageCompression=1,
                              initialFontName=FONT)  # not Helvetica: every font in the file is embedded

@@ -483,6 +483,19 @@ def _face(face: str) -> str:
     raise ValueError(f"face must be 'front' or 'back', not {face!r}")
 
 
+def _back_margin(S: int) -> float:
+    """The reduced side's lighter edge border, in pixels of an S-pixel face."""
+    return S * 0.065
+
+
+def counter_type_scale(game, face: str, size_px: int) -> TypeScale:
+    """The game-wide font sizes one face of a `size_px` counter is drawn with. Every unit's texts
+    shape them, so a cache of faces must key on them too (see charts/sheets.py)."""
+    S = size_px * _supersample(size_px)
+    m = _back_margin(S) if _face(face) == BACK else 0.0
+    return type_scale(game, round(S - 2 * m))
+
+
 def counter_image(game, unit, face: str, size_px: int) -> Image.Image:
     """The artwork of one face of a unit counter, `size_px` square, RGB."""
     face = _face(face)
@@ -503,7 +516,7 @@ def counter_image(game, unit, face: str, size_px: int) -> Image.Image:
     m = 0.0
     if face == BACK:
         # reduced side: a lighter edge border (the usual convention; Ardennes II 1.2 prints it so)
-        m = S * 0.065
+        m = _back_margin(S)
         d.rectangle((0, 0, S - 1, S - 1), fill=_lighter(bg, 0.55))
         d.rectangle((m, m, S - 1 - m, S - 1 - m), fill=bg)
     X0, Y0, W = m, m, S - 2 * m
@@ -517,7 +530,7 @@ def counter_image(game, unit, face: str, size_px: int) -> Image.Image:
     if "no-zoc" in unit.flags:
         _hexagon(d, X0 + W * 0.88, Y0 + W * 0.12, W * 0.075, (0, 0, 0))
 
-    ts = type_scale(game, round(W))
+    ts = counter_type_scale(game, face, size_px)
     _size_mark(img, bx(0.3, 0.03, 0.7, 0.14), unit.size, fg, ts.size)
     comps, code = classify_type(unit.type)
     _symbol(d, bx(0.27, 0.16, 0.73, 0.43), comps, code, fg, bg, lw)
@@ -590,6 +603,11 @@ def marker_font_px(game, S: int) -> int:
     px = max(min((_marker_best_px(m, S) for m in game.markers), default=cap), round(cap * TYPE_FLOOR), 4)
     _SCALES[key] = (game, px)
     return px
+
+
+def marker_type_px(game, size_px: int) -> int:
+    """The game-wide marker font size a `size_px` marker is drawn with (every marker's name shapes it)."""
+    return marker_font_px(game, size_px * _supersample(size_px))
 
 
 def marker_image(game, marker, size_px: int, face: str = FRONT) -> Image.Image:
