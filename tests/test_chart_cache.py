@@ -153,3 +153,26 @@ def test_commit_into_a_new_folder_leaves_the_old_one_alone(tmp_path):
     c.commit(into=new)
     assert {p.name: p.read_bytes() for p in old.iterdir()} == before
     assert Cache(new).get("a") == b"A"
+
+
+def test_build_redraws_every_counter_when_one_unit_moves_the_type_scale(mini, tmp_path):
+    """The module's image pack keys the game-wide type scale too: r1-b's bracketed factors set every
+    counter's factor line; without the brackets all of them are set larger, so none may come from the pack."""
+    import zipfile
+    from click.testing import CliRunner
+    from compiler.cli import main
+
+    def build(out):
+        r = CliRunner().invoke(main, ["build", str(mini.path), "--out", str(out)])
+        assert r.exit_code == 0, r.output
+        with zipfile.ZipFile(out / "mini.vmod") as z:
+            return {n: z.read(n) for n in z.namelist() if n.startswith("images/")}
+
+    out = tmp_path / "m"
+    before = build(out)
+    text = (mini.path / "counters.yaml").read_text(encoding="utf-8")
+    assert text.count('factors: "[6]-1-12"') == 1
+    mini.text("counters.yaml", text.replace('factors: "[6]-1-12"', 'factors: "6-1-12"'))
+    after = build(out)
+    assert after == build(tmp_path / "cold")
+    assert sum(after[n] != before[n] for n in before) > 2

@@ -175,12 +175,15 @@ def build_module(game, out_dir: Path, progress: Optional[Callable[[str, int, int
         for face, fn in (("front", front), ("back", back)):
             if fn is None:
                 continue
-            k = cache_mod.key("counter", counter_code, cdata, repr(_art(u)), face, COUNTER_PX)
+            # the game-wide type scale: another unit's texts can move it (render/counters.py)
+            scale = repr(counters_mod.counter_type_scale(game, face, COUNTER_PX))
+            k = cache_mod.key("counter", counter_code, cdata, repr(_art(u)), face, scale, COUNTER_PX)
             data = cache.get_or_make(k, lambda u=u, face=face: boards_mod.png_bytes(
                 counters_mod.counter_image(game, u, face, COUNTER_PX)), ".png")
             entries.append(("images/" + fn, data))
     for m in game.markers:
-        k = cache_mod.key("marker", counter_code, cdata, repr(_art(m)), COUNTER_PX)
+        k = cache_mod.key("marker", counter_code, cdata, repr(_art(m)), counters_mod.marker_type_px(game, COUNTER_PX),
+                          COUNTER_PX)
         data = cache.get_or_make(k, lambda m=m: boards_mod.png_bytes(
             counters_mod.marker_image(game, m, COUNTER_PX)), ".png")
         entries.append(("images/" + pieces.marker_image_name(m), data))
