@@ -40,3 +40,38 @@ def test_checks_listing_includes_the_audit_rules():
     # the registered rules, and the codes the combat and dice judgements declare beside them
     assert set(audit) - set(all_rules()) == {c for c in audit if c.startswith(("HF15", "HF16"))}
     assert set(all_rules()) <= set(audit) and "HF1501" in audit
+
+
+def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
+    from validator.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, TurnChanged
+    from validator.referee import rules_on_event
+    on = {t: {r.code for r in rules_on_event(t)} for t in (Moved, Placed, Removed, StateChanged, DieRoll,
+                                                            TurnChanged, Chat)}
+    assert on[DieRoll] == {"HF1904"}                     # the combat call site, and nothing else
+    assert {"HF1101", "HF1201", "HF1202", "HF1206", "HF1104", "HF1106", "HF1401"} <= on[Moved]
+    assert "HF1904" not in on[Moved] and "HF1201" not in on[Placed]
+    assert on[Placed] == {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405"}  # a unit entering the map
+    assert on[Removed] == on[StateChanged] == {"HF1106"}  # touching the other side's pieces
+    assert on[TurnChanged] == on[Chat] == set()
+    every = {c for c, r in all_rules().items() if r.on == "event"}
+    assert set().union(*on.values()) == every             # no event rule is left without an event
+
+
+def test_a_rule_naming_no_event_type_is_handed_every_event(monkeypatch):
+    from validator.record import Chat, DieRoll, Moved
+    from validator.referee import REGISTRY, Rule, rules_on_event
+    monkeypatch.setitem(REGISTRY, "HF1998", Rule("HF1998", "any-event", "info", "h", "event", lambda ctx, m: ()))
+    for t in (Moved, DieRoll, Chat):
+        assert "HF1998" in {r.code for r in rules_on_event(t)}
+    codes = [r.code for r in rules_on_event(Moved)]
+    assert codes == sorted(codes)                         # code order, as before the dispatch
+
+
+def test_only_an_event_rule_names_event_types():
+    import pytest
+    from validator.record import Moved
+    from validator.referee import rule
+    with pytest.raises(ValueError, match="HF1997"):
+        rule("HF1997", "x", "info", "h", on="start", events=(Moved,))
+    with pytest.raises(ValueError, match="HF1996"):
+        rule("HF1996", "x", "info", "h", events=())

@@ -8,8 +8,9 @@ as partly verified (a note with its reason).
 Rules are small named functions registered by `@rule(code, name, severity, help, on=...)`, each
 declared once in `validator.codes` (kind "audit") and found by its code (`grep -rn HF1201
 validator/referee`). Every rule has one signature, `(ctx, moment) -> Iterable[Finding]`, and says
-which moments of the replay it judges: "start", "event", "phase-end", "end". Rules read the game's
-data only; no game is named here.
+which moments of the replay it judges: "start", "event", "phase-end", "end". An "event" rule names
+the record's event types its code can act on (`events=(Moved,)`); the replay hands it only those
+(every event where it names none). Rules read the game's data only; no game is named here.
 """
 from __future__ import annotations
 
@@ -43,18 +44,22 @@ class Rule:
     help: str
     on: str
     func: Callable
+    events: Optional[tuple[type, ...]] = None  # the event types an "event" rule judges; None: every one
 
 
 REGISTRY: dict[str, Rule] = {}
 
 
-def rule(code: str, name: str, severity: str, help: str, on: str = "event"):
+def rule(code: str, name: str, severity: str, help: str, on: str = "event",
+         events: Optional[tuple[type, ...]] = None):
     if on not in MOMENTS:
         raise ValueError(f"{code}: moment {on!r} is not one of {MOMENTS}")
+    if events is not None and (on != "event" or not events):
+        raise ValueError(f"{code}: only an \"event\" rule names event types, and at least one")
 
     def register(func):
         declare(code, name, severity, help, "audit")
-        REGISTRY[code] = Rule(code, name, severity, help, on, func)
+        REGISTRY[code] = Rule(code, name, severity, help, on, func, events)
         return func
     return register
 
@@ -72,4 +77,16 @@ def rules_on(moment: str) -> list[Rule]:
     if rules is None:
         every = all_rules()                     # imports the rule modules (registering them) first
         rules = _ON[(moment, len(REGISTRY))] = [r for r in every.values() if r.on == moment]
+    return rules
+
+
+_ON_EVENT: dict[tuple[type, int], list[Rule]] = {}   # (event type, rules registered) -> the rules judging it
+
+
+def rules_on_event(kind: type) -> list[Rule]:
+    """The "event" rules that judge an event of this type, in code order (built once per type)."""
+    rules = _ON_EVENT.get((kind, len(REGISTRY)))
+    if rules is None:
+        rules = _ON_EVENT[(kind, len(REGISTRY))] = [
+            r for r in rules_on("event") if r.events is None or issubclass(kind, r.events)]
     return rules

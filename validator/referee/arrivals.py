@@ -9,6 +9,9 @@ from . import Finding, rule
 from .start import location_hexes, slots
 
 
+_ENTERING = (Moved, Placed)                    # the events that can bring a unit onto the map
+
+
 def _entering(m):
     """(counter, hex) when an event brings a unit onto the map from off it, else None."""
     ev = m.event
@@ -87,7 +90,7 @@ def consume(ctx, c, h: str) -> None:
 
 
 @rule("HF1401", "arrival-too-early", "error",
-      "bring the reinforcement in on the turn its order of arrival prints")
+      "bring the reinforcement in on the turn its order of arrival prints", events=_ENTERING)
 def arrival_too_early(ctx, m):
     hit = _entering(m)
     if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
@@ -109,7 +112,7 @@ def arrival_too_early(ctx, m):
 
 
 @rule("HF1402", "arrival-wrong-entry", "error",
-      "bring the reinforcement in at the entry hex or area its order of arrival prints")
+      "bring the reinforcement in at the entry hex or area its order of arrival prints", events=_ENTERING)
 def arrival_wrong_entry(ctx, m):
     hit = _entering(m)
     if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
@@ -134,7 +137,7 @@ def arrival_wrong_entry(ctx, m):
 
 
 @rule("HF1403", "unit-from-nowhere", "error",
-      "only units of the scenario's set-up and orders of arrival enter play")
+      "only units of the scenario's set-up and orders of arrival enter play", events=_ENTERING)
 def unit_from_nowhere(ctx, m):
     hit = _entering(m)
     if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
@@ -154,7 +157,7 @@ def unit_from_nowhere(ctx, m):
 
 
 @rule("HF1404", "removed-unit-returns", "warning",
-      "a unit removed from play comes back only where the rules allow it (replacements)")
+      "a unit removed from play comes back only where the rules allow it (replacements)", events=_ENTERING)
 def removed_unit_returns(ctx, m):
     hit = _entering(m)
     if hit is None:
@@ -167,7 +170,7 @@ def removed_unit_returns(ctx, m):
 
 
 @rule("HF1405", "arrival-beyond-count", "error",
-      "bring in only as many of a unit as its orders of arrival print by this turn")
+      "bring in only as many of a unit as its orders of arrival print by this turn", events=_ENTERING)
 def arrival_beyond_count(ctx, m):
     hit = _entering(m)
     if hit is None or hit[0].kind != "unit" or ctx.scenario is None:

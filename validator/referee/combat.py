@@ -497,14 +497,18 @@ def _fights(game: Game, c: Counter) -> bool:
     return c.kind == "unit" and not (u and NON_COMBAT in u.flags)
 
 
-def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: str) -> list[str]:
-    """Combat units of the phasing side (or of the others) in a hex; a unit of no known side is neither."""
-    return [c.piece for c in position.at(hex_id)
+def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: str,
+              stacks: Optional[dict] = None) -> list[str]:
+    """Combat units of the phasing side (or of the others) in a hex; a unit of no known side is neither.
+    `stacks`: the position's stacks where the caller has them (one pass over the position, not one a hex)."""
+    here = position.at(hex_id) if stacks is None else stacks.get(hex_id, ())
+    return [c.piece for c in here
             if _fights(game, c) and (s := _side_of(game, c)) is not None and (s == side) == phasing]
 
 
-def _adjacent_attackers(game: Game, position: Position, hex_id: str, side: str) -> list[str]:
-    return [p for n in game.grid.neighbours(hex_id) for p in _units_at(game, position, n, True, side)]
+def _adjacent_attackers(game: Game, position: Position, hex_id: str, side: str,
+                        stacks: Optional[dict] = None) -> list[str]:
+    return [p for n in game.grid.neighbours(hex_id) for p in _units_at(game, position, n, True, side, stacks)]
 
 
 def _hexes_of(game: Game, position: Position, side: str, pieces: Iterable[str]) -> list[str]:
@@ -529,9 +533,10 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
     if moved:
         return sorted(moved), False          # which of them retreated from a battle (if any) is not known
     out = []
-    for h, stack in position.stacks().items():
+    stacks = position.stacks()
+    for h, stack in stacks.items():
         if any(_fights(game, c) and _side_of(game, c) not in (None, side) for c in stack) and \
-                _adjacent_attackers(game, position, h, side):
+                _adjacent_attackers(game, position, h, side, stacks):
             out.append(h)
     return sorted(out), False
 

@@ -32,7 +32,7 @@ def step_undone(ctx, m):
 
 
 @rule("HF1904", "combat-not-judged", "info",
-      "combat results are judged by the combat referee for rolls in a combat phase", on="event")
+      "combat results are judged by the combat referee for rolls in a combat phase", on="event", events=(DieRoll,))
 def combat_not_judged(ctx, m):
     # === combat call site: the one place the referee hands a die roll to the combat judge ===
     if not isinstance(m.event, DieRoll):

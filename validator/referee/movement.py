@@ -194,7 +194,7 @@ def _mark_reported(ctx, piece: str, leg: Leg) -> None:
 
 
 @rule("HF1201", "move-beyond-allowance", "error",
-      "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex")
+      "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex", events=(Moved,))
 def move_beyond_allowance(ctx, m):
     if not _judged_move(m):
         return
@@ -253,7 +253,7 @@ def _prohibited_end(ctx, c, leg: Leg):
 
 
 @rule("HF1206", "move-into-prohibited-terrain", "error",
-      "a unit never enters a hex whose terrain the TEC prohibits to its movement class")
+      "a unit never enters a hex whose terrain the TEC prohibits to its movement class", events=(Moved,))
 def move_into_prohibited_terrain(ctx, m):
     """A move, a retreat or advance, or an entry onto the map that ends in such a hex (where the tree's
     map says so and no road or track leads into it)."""
@@ -285,7 +285,7 @@ def _prohibited_hex(ctx, c, h: str):
     return (h, row) if row is not None else None
 
 
-@rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit")
+@rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit", events=(Moved,))
 def move_onto_enemy(ctx, m):
     if not _judged_move(m) or m.reading[1] == "combat":
         return
@@ -327,7 +327,7 @@ def _zoc_hexes(ctx, side, exclude: str) -> frozenset:
     return cache[key]
 
 
-@rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units")
+@rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units", events=(Moved,))
 def path_through_enemy(ctx, m):
     if not _judged_move(m) or m.reading[1] == "combat":
         return
@@ -350,7 +350,7 @@ def path_through_enemy(ctx, m):
 
 
 @rule("HF1204", "path-through-enemy-zoc", "error",
-      "a unit entering an enemy ZOC stops there; go around the ZOC or end the move in it")
+      "a unit entering an enemy ZOC stops there; go around the ZOC or end the move in it", events=(Moved,))
 def path_through_enemy_zoc(ctx, m):
     if not _judged_move(m) or m.reading[1] == "combat":
         return
@@ -410,7 +410,8 @@ def _passed_text(ctx, side, c, passed: tuple[str, ...]) -> str:
 
 
 @rule("HF1205", "move-legal-only-by-road", "warning",
-      "check the map: this move is legal only along roads (or the cheapest terrain) the tree does not print")
+      "check the map: this move is legal only along roads (or the cheapest terrain) the tree does not print",
+      events=(Moved,))
 def move_legal_only_by_road(ctx, m):
     if not _judged_move(m) or m.reading[1] == "combat":
         return

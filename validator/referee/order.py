@@ -71,7 +71,7 @@ def _read_step(ctx, st: dict, m, rule_of: OneAtATime) -> dict:
 
 
 @rule("HF1104", "moved-after-move-was-over", "error",
-      "finish one unit's move before starting another's: a unit whose move is over may not move again")
+      "finish one unit's move before starting another's: a unit whose move is over may not move again", events=(Moved,))
 def moved_after_move_was_over(ctx, m):
     i = _as_move(m)
     rule_of = _one_at_a_time(ctx, i)
@@ -93,7 +93,7 @@ def moved_after_move_was_over(ctx, m):
 
 
 @rule("HF1105", "moved-in-barred-phase", "error",
-      "a unit that moved in the phase the rule names may not move in this one")
+      "a unit that moved in the phase the rule names may not move in this one", events=(Moved,))
 def moved_in_barred_phase(ctx, m):
     i = _as_move(m)
     if i is None:
@@ -141,7 +141,7 @@ _TOUCH = (Moved, Removed, StateChanged)
 
 @rule("HF1106", "moved-other-sides-piece", "warning",
       "a player moves, flips and removes his own side's pieces; the other side's only where it acts "
-      "(its own phases, combat)")
+      "(its own phases, combat)", events=_TOUCH)
 def moved_other_sides_piece(ctx, m):
     ev = m.event
     if not isinstance(ev, _TOUCH) or ev.counter.kind != "unit" or ctx.tracker.index is None:

@@ -35,6 +35,7 @@ class PhaseTracker:
     recorded_at: Optional[int] = None              # step whose turn marker named the phase (the module's)
     forced_at: Optional[int] = None                # step of the event that forced the phase
     _named: dict = field(default_factory=dict, repr=False, compare=False)  # chat text -> the phase it names
+    _labels: dict = field(default_factory=dict, repr=False, compare=False)  # what `label` reads -> its text
 
     def __post_init__(self) -> None:
         self.reset()
@@ -61,9 +62,15 @@ class PhaseTracker:
         return self.phases[self.index] if self.index is not None else None
 
     def label(self) -> Optional[str]:
-        p = self.phase()
-        if p is None:
-            return None
+        key = (self.index, self.recorded_at, self.announced_at)   # all it reads; asked at every event
+        text = self._labels.get(key)
+        if text is None and self.index is not None:
+            if len(self._labels) >= 10_000:
+                self._labels.clear()
+            text = self._labels[key] = self._label()
+        return text
+
+    def _label(self) -> str:
         how = (f"recorded at step {self.recorded_at}" if self.recorded_at else
                f"announced at step {self.announced_at}" if self.announced_at else "inferred")
         return f"{self.name(self.index)}, {how}"

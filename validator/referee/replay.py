@@ -15,7 +15,7 @@ from ..codes import CODES
 from ..model import Game, Scenario, Unit
 from ..position import Counter, Position
 from ..record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
-from . import Finding, rules_on
+from . import Finding, rules_on, rules_on_event
 from .arrivals import consume
 from .costs import ClassCosts, costs_by_class
 from .phases import PhaseTracker
@@ -247,7 +247,7 @@ class Replay:
 
 def run_rules(ctx: Replay, m: Moment) -> None:
     step_no = m.step.index if m.step else None
-    for r in rules_on(m.kind):
+    for r in (rules_on_event(type(m.event)) if m.kind == "event" else rules_on(m.kind)):
         for f in r.func(ctx, m) or ():
             _record(ctx, r, f, step_no)
 
