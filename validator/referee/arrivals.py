@@ -22,6 +22,12 @@ def _entering(m):
     return None
 
 
+def _unit_entering(ctx, m):
+    """(counter, hex) when a unit enters the map in a scenario's game (what the arrival rules judge)."""
+    hit = _entering(m)
+    return hit if hit is not None and hit[0].kind == "unit" and ctx.scenario is not None else None
+
+
 def arrival_entries(ctx) -> list:
     """(key, unit, turn index, turn id, hexes or None, count, condition, rule, printed entry, side, gap,
     entry rule) per unit line; the entry rule is the entry area's where it has one."""
@@ -92,8 +98,8 @@ def consume(ctx, c, h: str) -> None:
 @rule("HF1401", "arrival-too-early", "error",
       "bring the reinforcement in on the turn its order of arrival prints", events=_ENTERING)
 def arrival_too_early(ctx, m):
-    hit = _entering(m)
-    if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
+    hit = _unit_entering(ctx, m)
+    if hit is None:
         return
     c, h = hit
     entries = [e for e in arrival_entries(ctx) if e[1] == c.unit]
@@ -114,8 +120,8 @@ def arrival_too_early(ctx, m):
 @rule("HF1402", "arrival-wrong-entry", "error",
       "bring the reinforcement in at the entry hex or area its order of arrival prints", events=_ENTERING)
 def arrival_wrong_entry(ctx, m):
-    hit = _entering(m)
-    if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
+    hit = _unit_entering(ctx, m)
+    if hit is None:
         return
     c, h = hit
     now = _turn_index(ctx)
@@ -139,8 +145,8 @@ def arrival_wrong_entry(ctx, m):
 @rule("HF1403", "unit-from-nowhere", "error",
       "only units of the scenario's set-up and orders of arrival enter play", events=_ENTERING)
 def unit_from_nowhere(ctx, m):
-    hit = _entering(m)
-    if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
+    hit = _unit_entering(ctx, m)
+    if hit is None:
         return
     c, h = hit
     if c.piece in ctx.removed or _in_setup(ctx, c.unit) or any(e[1] == c.unit for e in arrival_entries(ctx)):
@@ -172,8 +178,8 @@ def removed_unit_returns(ctx, m):
 @rule("HF1405", "arrival-beyond-count", "error",
       "bring in only as many of a unit as its orders of arrival print by this turn", events=_ENTERING)
 def arrival_beyond_count(ctx, m):
-    hit = _entering(m)
-    if hit is None or hit[0].kind != "unit" or ctx.scenario is None:
+    hit = _unit_entering(ctx, m)
+    if hit is None:
         return
     c, h = hit
     now = _turn_index(ctx)
