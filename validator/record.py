@@ -76,6 +76,11 @@ class Chat:
 Event = Union[Placed, Moved, Removed, StateChanged, DieRoll, TurnChanged, Chat]
 
 
+def is_map_move(ev) -> bool:
+    """A unit dragged from one hex of the map to another (not a marker, not into or out of a box)."""
+    return isinstance(ev, Moved) and ev.src.hex is not None and ev.dst.hex is not None and ev.counter.kind == "unit"
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One logged action (one press of VASSAL's step-forward); 1-based `index` in the log."""

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Callable, Optional
 
 from ..locations import in_play
-from ..record import Moved, Removed
+from ..record import Moved, Removed, is_map_move
 from . import Finding, rule
 from .costs import TerrainCosts, map_complete
 from .replay import Leg
@@ -161,9 +161,8 @@ def _splittable(ctx, leg: Leg, segs, ma, m) -> bool:
 
 
 def _judged_move(m) -> bool:
-    ev = m.event
-    return (isinstance(ev, Moved) and ev.src.hex is not None and ev.dst.hex is not None
-            and ev.counter.kind == "unit" and m.reading is not None)
+    """A unit's map move read as made in a phase (the movement rules judge it there)."""
+    return is_map_move(m.event) and m.reading is not None
 
 
 def _mp(x: Fraction) -> str:

@@ -15,17 +15,13 @@ from __future__ import annotations
 from typing import Optional
 
 from ..model import OneAtATime
-from ..record import Moved, Removed, StateChanged
+from ..record import Moved, Removed, StateChanged, is_map_move
 from . import Finding, rule
-
-
-def _map_unit_move(ev) -> bool:
-    return isinstance(ev, Moved) and ev.src.hex is not None and ev.dst.hex is not None and ev.counter.kind == "unit"
 
 
 def _as_move(m) -> Optional[int]:
     """The phase index of a move read as a move in a movement phase (not a retreat or advance)."""
-    if not _map_unit_move(m.event) or m.reading is None or m.reading[1] != "move":
+    if not is_map_move(m.event) or m.reading is None or m.reading[1] != "move":
         return None
     return m.reading[0]
 
@@ -56,7 +52,7 @@ def _read_step(ctx, st: dict, m, rule_of: OneAtATime) -> dict:
     """The step's drag, once per step: which of its pieces had finished their move, and what it ends."""
     if m.step.index in st["read"]:
         return st
-    pieces = frozenset(e.counter.piece for e in m.step.events if _map_unit_move(e))
+    pieces = frozenset(e.counter.piece for e in m.step.events if is_map_move(e))
     done = st["done"]
     bad = frozenset(p for p in pieces if p in done)
     group = st["group"]

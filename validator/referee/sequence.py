@@ -1,13 +1,13 @@
 """Sequence of play: units move only in their side's phases that let their movement class move."""
 from __future__ import annotations
 
-from ..record import Moved
+from ..record import Moved, is_map_move
 from . import Finding, rule
 
 
-def _is_map_move(m) -> bool:
-    ev = m.event
-    return isinstance(ev, Moved) and ev.src.hex is not None and ev.dst.hex is not None and ev.counter.kind == "unit"
+def _move_to_judge(ctx, m) -> bool:
+    """A unit's map move that no phase reading explains yet, in a game whose phases say who moves."""
+    return is_map_move(m.event) and m.reading is None and ctx.tracker.knows_moves()
 
 
 def _where_phase(ctx) -> str:
@@ -23,7 +23,7 @@ def _where_phase(ctx) -> str:
 @rule("HF1101", "moved-outside-movement-phase", "error",
       "move a side's units only in that side's movement phases (the sequence of play)", events=(Moved,))
 def moved_outside_movement_phase(ctx, m):
-    if not _is_map_move(m) or m.reading is not None or not ctx.tracker.knows_moves():
+    if not _move_to_judge(ctx, m):
         return
     c = m.event.counter
     side, cls = ctx.side_of(c), ctx.class_of(c)
@@ -48,7 +48,7 @@ def _class_barred(ctx, side, cls) -> bool:
 @rule("HF1102", "class-may-not-move-in-phase", "error",
       "only the movement classes the sequence of play names may move in this phase", events=(Moved,))
 def class_may_not_move_in_phase(ctx, m):
-    if not _is_map_move(m) or m.reading is not None or not ctx.tracker.knows_moves():
+    if not _move_to_judge(ctx, m):
         return
     c = m.event.counter
     side, cls = ctx.side_of(c), ctx.class_of(c)
@@ -62,7 +62,7 @@ def class_may_not_move_in_phase(ctx, m):
 @rule("HF1103", "moved-after-own-turn", "error",
       "a player's units move in his own player turn; the other player's turn follows it", events=(Moved,))
 def moved_after_own_turn(ctx, m):
-    if not _is_map_move(m) or m.reading is not None or not ctx.tracker.knows_moves():
+    if not _move_to_judge(ctx, m):
         return
     c = m.event.counter
     side, cls = ctx.side_of(c), ctx.class_of(c)
