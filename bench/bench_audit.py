@@ -16,28 +16,13 @@ import argparse
 import os
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import ROOT  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, process_usage  # noqa: E402  (puts the repository on sys.path)
 
 from bench_vlog import LOGS, PY312, PYWARGAME, long_log  # noqa: E402
-
-
-def timed_process(cmd: str) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds, peak RSS in KiB) of one shell command, that process alone."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    err = p.stderr.read().decode() if p.stderr else ""
-    if p.returncode not in (0, 1):                 # 1: the audit found violations; anything else failed
-        raise SystemExit(f"{cmd}\nexit {p.returncode}: {err}")
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
 
 def audit_cmd(log: Path, vmod: Path, tree: str) -> str:
@@ -69,7 +54,7 @@ def main() -> None:
     samples: dict[str, list[tuple[float, float, int]]] = {k: [] for k in runs}
     for _ in range(a.runs):                        # interleaved, so load on the machine hits all alike
         for name, cmd in runs.items():
-            samples[name].append(timed_process(cmd))
+            samples[name].append(process_usage(cmd, shell=True))
     med = {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v), max(s[2] for s in v))
            for k, v in samples.items()}
     print(f"log: {a.source}.vlog's steps repeated; {a.runs} runs, medians, whole processes "

@@ -21,13 +21,12 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, largest_tree  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, largest_tree, process_usage  # noqa: E402  (puts the repository on sys.path)
 
 from validator.loader import find_files  # noqa: E402
 
@@ -49,14 +48,8 @@ class Runner:
 
     def once(self, argv: list[str], cwd: Path) -> tuple[float, float, float]:
         """(wall seconds, CPU seconds, peak MB) of one process."""
-        t0 = time.perf_counter()
-        p = subprocess.Popen(argv, cwd=cwd, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(p.pid, 0)
-        dt = time.perf_counter() - t0
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(argv)} exited {p.returncode}")
-        return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+        wall, cpu, kib = process_usage(argv, cwd=cwd, env=self.env)
+        return wall, cpu, kib / 1024
 
     def rounds(self, steps: list, cwd: Path) -> dict:
         """Run every (name, argv, before) step in turn, --runs rounds over: each step's median wall and
