@@ -9,8 +9,9 @@ Rules are small named functions registered by `@rule(code, name, severity, help,
 declared once in `validator.codes` (kind "audit") and found by its code (`grep -rn HF1201
 validator/referee`). Every rule has one signature, `(ctx, moment) -> Iterable[Finding]`, and says
 which moments of the replay it judges: "start", "event", "phase-end", "end". An "event" rule names
-the record's event types its code can act on (`events=(Moved,)`); the replay hands it only those
-(every event where it names none). Rules read the game's data only; no game is named here.
+the record's event types its code can act on (`events=(Moved,)`) and, where it judges only some of
+them, how the replay must have read the event (`read_as=("move",)`, one of READINGS); the replay hands
+it only those (every event where it names none). Rules read the game's data only; no game is named here.
 """
 from __future__ import annotations
 
@@ -20,6 +21,15 @@ from typing import Callable, Optional
 from ..codes import declare
 
 MOMENTS = ("start", "event", "phase-end", "end")
+
+# How the replay reads an event, once, before its rules run (validator.referee.replay.read_as).
+READINGS = {
+    "move": "a unit's map move read as made in a movement phase",
+    "after-combat": "a unit's map move read as a retreat or an advance after a roll in a combat phase",
+    "unread": "a unit's map move no phase left this turn explains",
+    "entry": "a unit coming onto the map: from off it, or placed on it",
+    "other": "any other event",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,21 +55,24 @@ class Rule:
     on: str
     func: Callable
     events: Optional[tuple[type, ...]] = None  # the event types an "event" rule judges; None: every one
+    read_as: Optional[tuple[str, ...]] = None  # the READINGS of those events it judges; None: every one
 
 
 REGISTRY: dict[str, Rule] = {}
 
 
 def rule(code: str, name: str, severity: str, help: str, on: str = "event",
-         events: Optional[tuple[type, ...]] = None):
+         events: Optional[tuple[type, ...]] = None, read_as: Optional[tuple[str, ...]] = None):
     if on not in MOMENTS:
         raise ValueError(f"{code}: moment {on!r} is not one of {MOMENTS}")
     if events is not None and (on != "event" or not events):
         raise ValueError(f"{code}: only an \"event\" rule names event types, and at least one")
+    if read_as is not None and (events is None or not read_as or not set(read_as) <= set(READINGS)):
+        raise ValueError(f"{code}: read_as names event types' readings, some of {tuple(READINGS)}")
 
     def register(func):
         declare(code, name, severity, help, "audit")
-        REGISTRY[code] = Rule(code, name, severity, help, on, func, events)
+        REGISTRY[code] = Rule(code, name, severity, help, on, func, events, read_as)
         return func
     return register
 
@@ -80,13 +93,16 @@ def rules_on(moment: str) -> list[Rule]:
     return rules
 
 
-_ON_EVENT: dict[tuple[type, int], list[Rule]] = {}   # (event type, rules registered) -> the rules judging it
+_ON_EVENT: dict[tuple, list[Rule]] = {}   # (event type, reading, rules registered) -> the rules judging it
 
 
-def rules_on_event(kind: type) -> list[Rule]:
-    """The "event" rules that judge an event of this type, in code order (built once per type)."""
-    rules = _ON_EVENT.get((kind, len(REGISTRY)))
+def rules_on_event(kind: type, read_as: Optional[str] = None) -> list[Rule]:
+    """The "event" rules that judge an event of this type read this way (None: read any way), in code
+    order (built once per type and reading)."""
+    key = (kind, read_as, len(REGISTRY))
+    rules = _ON_EVENT.get(key)
     if rules is None:
-        rules = _ON_EVENT[(kind, len(REGISTRY))] = [
-            r for r in rules_on("event") if r.events is None or issubclass(kind, r.events)]
+        rules = _ON_EVENT[key] = [
+            r for r in rules_on("event") if (r.events is None or issubclass(kind, r.events))
+            and (read_as is None or r.read_as is None or read_as in r.read_as)]
     return rules

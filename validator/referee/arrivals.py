@@ -96,7 +96,7 @@ def consume(ctx, c, h: str) -> None:
 
 
 @rule("HF1401", "arrival-too-early", "error",
-      "bring the reinforcement in on the turn its order of arrival prints", events=_ENTERING)
+      "bring the reinforcement in on the turn its order of arrival prints", events=_ENTERING, read_as=("entry",))
 def arrival_too_early(ctx, m):
     hit = _unit_entering(ctx, m)
     if hit is None:
@@ -118,7 +118,7 @@ def arrival_too_early(ctx, m):
 
 
 @rule("HF1402", "arrival-wrong-entry", "error",
-      "bring the reinforcement in at the entry hex or area its order of arrival prints", events=_ENTERING)
+      "bring the reinforcement in at the entry hex or area its order of arrival prints", events=_ENTERING, read_as=("entry",))
 def arrival_wrong_entry(ctx, m):
     hit = _unit_entering(ctx, m)
     if hit is None:
@@ -143,7 +143,7 @@ def arrival_wrong_entry(ctx, m):
 
 
 @rule("HF1403", "unit-from-nowhere", "error",
-      "only units of the scenario's set-up and orders of arrival enter play", events=_ENTERING)
+      "only units of the scenario's set-up and orders of arrival enter play", events=_ENTERING, read_as=("entry",))
 def unit_from_nowhere(ctx, m):
     hit = _unit_entering(ctx, m)
     if hit is None:
@@ -163,7 +163,7 @@ def unit_from_nowhere(ctx, m):
 
 
 @rule("HF1404", "removed-unit-returns", "warning",
-      "a unit removed from play comes back only where the rules allow it (replacements)", events=_ENTERING)
+      "a unit removed from play comes back only where the rules allow it (replacements)", events=_ENTERING, read_as=("entry",))
 def removed_unit_returns(ctx, m):
     hit = _entering(m)
     if hit is None:
@@ -176,7 +176,7 @@ def removed_unit_returns(ctx, m):
 
 
 @rule("HF1405", "arrival-beyond-count", "error",
-      "bring in only as many of a unit as its orders of arrival print by this turn", events=_ENTERING)
+      "bring in only as many of a unit as its orders of arrival print by this turn", events=_ENTERING, read_as=("entry",))
 def arrival_beyond_count(ctx, m):
     hit = _unit_entering(ctx, m)
     if hit is None:

@@ -35,6 +35,12 @@ def zoc_certainty(game) -> tuple[bool, str]:
     return True, ""
 
 
+def _zoc_certainty(ctx) -> tuple[bool, str]:
+    if "zoc_certainty" not in ctx.memo:
+        ctx.memo["zoc_certainty"] = zoc_certainty(ctx.game)
+    return ctx.memo["zoc_certainty"]
+
+
 def _in_play(ctx) -> Optional[Callable[[str], bool]]:
     if "in_play" not in ctx.memo:
         ctx.memo["in_play"] = in_play(ctx.game, ctx.scenario) if ctx.scenario else None
@@ -128,13 +134,53 @@ def _segments(ctx, leg: Leg, costs, **kw) -> list[Optional[tuple[Fraction, bool]
     return [path_cost(ctx, x, y, costs, **kw) for x, y in zip(points, points[1:])]
 
 
-def _leg_cost(ctx, leg: Leg, costs, blocked: frozenset = frozenset(), stops: frozenset = frozenset()):
-    """(each drag's cheapest, their total) of a leg; shared by the rules judging the same move."""
+class LegCost:
+    """One leg's cost for one class: each drag's cheapest (MP, every cost known) or None, and their
+    total; what is asked of it is kept with it, so a leg judged again costs one look-up."""
+    __slots__ = ("segs", "total", "_known", "_within", "_hexes")
+
+    def __init__(self, segs: list):
+        self.segs, self.total = segs, _total(segs)
+        self._known, self._within, self._hexes = None, {}, None
+
+    def __iter__(self):                        # segs, total = leg cost
+        return iter((self.segs, self.total))
+
+    def known(self) -> bool:
+        if self._known is None:
+            self._known = _known(self.segs)
+        return self._known
+
+    def within(self, ma) -> bool:
+        """The total is at most the allowance `ma`."""
+        hit = self._within.get(ma)
+        if hit is None:
+            hit = self._within[ma] = self.total is not None and self.total <= ma
+        return hit
+
+    def hexes(self, costs) -> int:
+        """How many hexes the total pays for at the class's cheapest cost a hex (the unprinted map's
+        reading; the leg is costed for that one class)."""
+        if self._hexes is None:
+            self._hexes = int(self.total / costs.cheapest)
+        return self._hexes
+
+    def within_plain(self, ma, costs) -> bool:
+        """Those hexes at the class's plain cost a hex are within the allowance `ma` (no road needed)."""
+        key = ("plain", ma)
+        hit = self._within.get(key)
+        if hit is None:
+            hit = self._within[key] = self.hexes(costs) * costs.plain <= ma
+        return hit
+
+
+def _leg_cost(ctx, leg: Leg, costs, blocked: frozenset = frozenset(), stops: frozenset = frozenset()) -> LegCost:
+    """The leg's `LegCost` never into `blocked`, never on through `stops`; shared by the rules judging
+    the same move (and the same leg again)."""
     key = ("leg", costs.movement_class, leg.start, leg.ends, blocked, stops)
     hit = ctx.paths.get(key)
     if hit is None:
-        segs = _segments(ctx, leg, costs, blocked=blocked, stops=stops)
-        hit = _remember(ctx, key, (segs, _total(segs)))
+        hit = _remember(ctx, key, LegCost(_segments(ctx, leg, costs, blocked=blocked, stops=stops)))
     return hit
 
 
@@ -192,34 +238,93 @@ def _mark_reported(ctx, piece: str, leg: Leg) -> None:
     ctx.legs[piece] = Leg(leg.start, leg.ends, leg.phase, True)
 
 
+class _Move:
+    """A unit's map move read as made in a movement phase, as the movement rules read it: what it is
+    judged with, worked out once per event and shared by every rule (`_facts`)."""
+    __slots__ = ("ctx", "c", "side", "ma", "costs", "leg", "_barred", "_enemy", "_zoc", "_cost")
+
+    def __init__(self, ctx, m):
+        self.ctx, self.c = ctx, m.event.counter
+        self.side, self.ma, self.costs = ctx.side_of(self.c), ctx.allowance(self.c), ctx.class_costs(self.c)
+        self.leg: Leg = ctx.legs[self.c.piece]              # the replay extended it for this drag
+        self._barred = self._enemy = self._zoc = self._cost = _UNSET
+
+    @property
+    def judgeable(self) -> bool:
+        """Its path can be costed: the unit has a movement factor and the TEC a cost for its class."""
+        return self.ma is not None and self.costs.cheapest is not None
+
+    @property
+    def reported(self) -> bool:
+        """A violation of this leg was reported already (by an earlier rule, maybe at this event)."""
+        return self.ctx.legs[self.c.piece].reported
+
+    def barred(self):
+        """(hex, TEC row) where a drag ended in terrain prohibited to the class, else None."""
+        if self._barred is _UNSET:
+            self._barred = _prohibited_end(self.ctx, self.c, self.leg)
+        return self._barred
+
+    def enemy(self) -> frozenset:
+        """The hexes enemy units hold, but the one this drag ends in (HF1202 judges entering it)."""
+        if self._enemy is _UNSET:
+            dst = self.leg.ends[-1]
+            held = self.ctx.enemy_hexes(self.side)          # the mover is of its own side: no exclusion
+            self._enemy = held.difference((dst,)) if dst in held else held
+        return self._enemy
+
+    def zoc(self) -> frozenset:
+        if self._zoc is _UNSET:
+            self._zoc = _zoc_hexes(self.ctx, self.side, "")
+        return self._zoc
+
+    def cost(self) -> LegCost:
+        """The leg's cost with nothing blocked."""
+        if self._cost is _UNSET:
+            self._cost = _leg_cost(self.ctx, self.leg, self.costs)
+        return self._cost
+
+
+_UNSET = object()
+
+
+def _facts(ctx, m) -> Optional[_Move]:
+    """The move's `_Move`, made at the first rule that asks for it at this event; None unless the event
+    is a unit's map move read as made in a movement phase."""
+    seen, facts = ctx.judging
+    if seen is not m:
+        facts = _Move(ctx, m) if _judged_move(m) and m.reading[1] == "move" else None
+        ctx.judging = (m, facts)
+    return facts
+
+
 @rule("HF1201", "move-beyond-allowance", "error",
-      "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex", events=(Moved,))
+      "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex", events=(Moved,), read_as=("move", "after-combat"))
 def move_beyond_allowance(ctx, m):
-    if not _judged_move(m):
-        return
     ev = m.event
     c = ev.counter
-    if m.reading[1] == "combat":
+    if m.read_as == "after-combat":
         if not _combat_judges_retreats(ctx.game):
             ctx.partly(m.step.index, f"{ctx.label(c)} {ev.src} -> {ev.dst} after a die roll in a combat phase is "
                                      "read as a retreat or an advance after combat; its length is not verified")
         return
-    leg = ctx.legs[c.piece]
-    ma, costs = ctx.allowance(c), ctx.class_costs(c)
-    if ma is None or costs.cheapest is None:
+    mv = _facts(ctx, m)
+    if mv is None:
+        return
+    leg, ma, costs = mv.leg, mv.ma, mv.costs
+    if not mv.judgeable:
         ctx.partly(m.step.index, f"{ctx.label(c)}: movement " +
                    ("factor not printed" if ma is None else "costs not printed in the TEC") + "; path not judged")
         return
-    certain, why = zoc_certainty(ctx.game)
     if ctx.game.rules.zoc_model not in (None, "none", "standard"):
-        ctx.partly(m.step.index, why)
-    if leg.reported or _prohibited_end(ctx, c, leg) is not None:
+        ctx.partly(m.step.index, _zoc_certainty(ctx)[1])
+    if mv.reported or mv.barred() is not None:
         return
-    segs, total = _leg_cost(ctx, leg, costs)
-    if total is not None and total <= ma:
-        if not _known(segs):
-            ctx.partly(m.step.index, "terrain not printed for every hex or hexside of the path: the TEC's "
-                                     f"cheapest cost ({_mp(costs.cheapest)} MP per hex) assumed there")
+    lc = mv.cost()
+    segs, total = lc
+    if lc.within(ma):
+        if not lc.known():
+            ctx.partly(m.step.index, _cheapest_assumed(ctx, costs))
         return
     if total is not None and _splittable(ctx, leg, segs, ma, m):
         yield Finding(f"{ctx.label(c)} moves {_leg_text(leg)} ({_mp(total)} MP at least, MA {ma}): legal only if "
@@ -230,6 +335,14 @@ def move_beyond_allowance(ctx, m):
     yield Finding(f"{ctx.label(c)} (MA {ma}) moves {_leg_text(leg)} in one phase: {_cost_text(ctx, costs, total)}, "
                   f"over its movement allowance of {ma}", hexes=(leg.start, ev.dst.hex), units=(ctx.label(c),),
                   rule=_rule_no(ctx))
+
+
+def _cheapest_assumed(ctx, costs) -> str:
+    key = ("cheapest_assumed", costs.movement_class)
+    if key not in ctx.memo:
+        ctx.memo[key] = ("terrain not printed for every hex or hexside of the path: the TEC's "
+                         f"cheapest cost ({_mp(costs.cheapest)} MP per hex) assumed there")
+    return ctx.memo[key]
 
 
 def _cost_text(ctx, costs, total: Optional[Fraction]) -> str:
@@ -252,7 +365,7 @@ def _prohibited_end(ctx, c, leg: Leg):
 
 
 @rule("HF1206", "move-into-prohibited-terrain", "error",
-      "a unit never enters a hex whose terrain the TEC prohibits to its movement class", events=(Moved,))
+      "a unit never enters a hex whose terrain the TEC prohibits to its movement class", events=(Moved,), read_as=("move", "after-combat", "unread", "entry"))
 def move_into_prohibited_terrain(ctx, m):
     """A move, a retreat or advance, or an entry onto the map that ends in such a hex (where the tree's
     map says so and no road or track leads into it)."""
@@ -260,10 +373,11 @@ def move_into_prohibited_terrain(ctx, m):
     if not (isinstance(ev, Moved) and ev.dst.hex is not None and ev.counter.kind == "unit"):
         return
     c = ev.counter
-    leg = ctx.legs.get(c.piece) if m.reading is not None and m.reading[1] == "move" and ev.src.hex else None
-    if leg is not None and leg.reported:
+    mv = _facts(ctx, m)
+    leg = mv.leg if mv is not None else None
+    if mv is not None and mv.reported:
         return
-    hit = _prohibited_end(ctx, c, leg) if leg is not None else _prohibited_hex(ctx, c, ev.dst.hex)
+    hit = mv.barred() if mv is not None else _prohibited_hex(ctx, c, ev.dst.hex)
     if hit is None:
         return
     h, row = hit
@@ -284,13 +398,13 @@ def _prohibited_hex(ctx, c, h: str):
     return (h, row) if row is not None else None
 
 
-@rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit", events=(Moved,))
+@rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit", events=(Moved,), read_as=("move",))
 def move_onto_enemy(ctx, m):
-    if not _judged_move(m) or m.reading[1] == "combat":
+    mv = _facts(ctx, m)
+    if mv is None:
         return
     ev = m.event
-    side = ctx.side_of(ev.counter)
-    held = ctx.enemies(side, exclude=ev.counter.piece).get(ev.dst.hex)
+    held = ctx.enemies(mv.side, exclude=ev.counter.piece).get(ev.dst.hex)
     if not held:
         return
     names = ", ".join(f"{ctx.game.side(ctx.side_of(h)).name if ctx.game.side(ctx.side_of(h)) else ctx.side_of(h)} "
@@ -326,20 +440,17 @@ def _zoc_hexes(ctx, side, exclude: str) -> frozenset:
     return cache[key]
 
 
-@rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units", events=(Moved,))
+@rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units", events=(Moved,), read_as=("move",))
 def path_through_enemy(ctx, m):
-    if not _judged_move(m) or m.reading[1] == "combat":
+    mv = _facts(ctx, m)
+    if mv is None or not mv.judgeable or mv.reported or mv.barred() is not None:
         return
-    c = m.event.counter
-    leg, ma, costs = ctx.legs.get(c.piece), ctx.allowance(c), ctx.class_costs(c)
-    if leg is None or leg.reported or ma is None or costs.cheapest is None:
+    c, leg, ma, costs = mv.c, mv.leg, mv.ma, mv.costs
+    enemy = mv.enemy()
+    lc = _leg_cost(ctx, leg, costs, blocked=enemy) if enemy else mv.cost()
+    if lc.within(ma):
         return
-    if _prohibited_end(ctx, c, leg) is not None:
-        return
-    enemy = frozenset(ctx.enemies(ctx.side_of(c), exclude=c.piece)) - {m.event.dst.hex}
-    segs, total = _leg_cost(ctx, leg, costs, blocked=enemy)
-    if total is not None and total <= ma:
-        return
+    segs, total = lc
     if total is not None and _splittable(ctx, leg, segs, ma, m):
         return
     _mark_reported(ctx, c.piece, leg)
@@ -349,20 +460,18 @@ def path_through_enemy(ctx, m):
 
 
 @rule("HF1204", "path-through-enemy-zoc", "error",
-      "a unit entering an enemy ZOC stops there; go around the ZOC or end the move in it", events=(Moved,))
+      "a unit entering an enemy ZOC stops there; go around the ZOC or end the move in it", events=(Moved,), read_as=("move",))
 def path_through_enemy_zoc(ctx, m):
-    if not _judged_move(m) or m.reading[1] == "combat":
+    if ctx.game.rules.zoc_model != "standard":
         return
-    c = m.event.counter
-    leg, ma, costs = ctx.legs.get(c.piece), ctx.allowance(c), ctx.class_costs(c)
-    if leg is None or leg.reported or ma is None or costs.cheapest is None or ctx.game.rules.zoc_model != "standard":
+    mv = _facts(ctx, m)
+    if mv is None or not mv.judgeable or mv.reported or mv.barred() is not None:
         return
-    if _prohibited_end(ctx, c, leg) is not None:
-        return
-    side = ctx.side_of(c)
-    enemy = frozenset(ctx.enemies(side, exclude=c.piece)) - {m.event.dst.hex}
-    zoc = _zoc_hexes(ctx, side, c.piece)
-    certain, why = zoc_certainty(ctx.game)
+    c, leg, ma, costs, side = mv.c, mv.leg, mv.ma, mv.costs, mv.side
+    enemy, zoc = mv.enemy(), mv.zoc()
+    if not zoc:
+        return                                  # no enemy unit on the map: nothing to stop in
+    certain, why = _zoc_certainty(ctx)
     rule_no = ctx.game.rules.zoc.rule if ctx.game.rules.zoc else None
     stopped = [h for h in leg.ends[:-1] if h in zoc]
     if stopped:
@@ -374,9 +483,10 @@ def path_through_enemy_zoc(ctx, m):
                       severity=None if certain else "info", help=None if certain else
                       "not verified: the tree does not say enough to judge this ZOC stop")
         return
-    segs, total = _leg_cost(ctx, leg, costs, blocked=enemy, stops=zoc)
-    if total is not None and total <= ma:
+    lc = _leg_cost(ctx, leg, costs, blocked=enemy, stops=zoc)
+    if lc.within(ma):
         return
+    segs, total = lc
     if total is not None and _splittable(ctx, leg, segs, ma, m):
         return
     if certain:
@@ -410,21 +520,23 @@ def _passed_text(ctx, side, c, passed: tuple[str, ...]) -> str:
 
 @rule("HF1205", "move-legal-only-by-road", "warning",
       "check the map: this move is legal only along roads (or the cheapest terrain) the tree does not print",
-      events=(Moved,))
+      events=(Moved,), read_as=("move",))
 def move_legal_only_by_road(ctx, m):
-    if not _judged_move(m) or m.reading[1] == "combat":
-        return
-    c = m.event.counter
-    leg, ma, costs = ctx.legs.get(c.piece), ctx.allowance(c), ctx.class_costs(c)
-    if leg is None or leg.reported or ma is None or costs.cheapest is None or costs.plain is None \
-            or costs.plain <= costs.cheapest or map_complete(ctx.game):
+    if map_complete(ctx.game):
         return                                 # where the map is given, its roads are costed exactly
-    total = _leg_cost(ctx, leg, costs)[1]
+    mv = _facts(ctx, m)
+    if mv is None or not mv.judgeable or mv.reported:
+        return
+    c, leg, ma, costs = mv.c, mv.leg, mv.ma, mv.costs
+    if costs.plain is None or costs.plain <= costs.cheapest:
+        return
+    lc = mv.cost()
+    total = lc.total
     if total is None:
         return
-    hexes = int(total / costs.cheapest)
-    if hexes * costs.plain <= ma:
+    if lc.within_plain(ma, costs):
         return
+    hexes = lc.hexes(costs)
     need = math.ceil((hexes * costs.plain - ma) / (costs.plain - costs.cheapest))
     yield Finding(f"{ctx.label(c)} (MA {ma}) moves {_leg_text(leg)}, {hexes} hexes: {_mp(total)} MP at the cheapest, "
                   f"legal only if at least {need} of them are entered at {_mp(costs.cheapest)} MP (road); "

@@ -14,7 +14,7 @@ from typing import Iterable, Optional
 from ..codes import CODES
 from ..model import Game, Scenario, Unit
 from ..position import Counter, Position
-from ..record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
+from ..record import Chat, DieRoll, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
 from . import Finding, rules_on, rules_on_event
 from .arrivals import consume
 from .costs import ClassCosts, costs_by_class
@@ -38,6 +38,7 @@ class Moment:
     event: object = None
     reading: Optional[tuple[int, str]] = None  # the phase a move falls in, and as "move" or "combat"
     before: Optional[Position] = None
+    read_as: Optional[str] = None             # how the event is read: one of validator.referee.READINGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,7 @@ class Replay:
     tracker: PhaseTracker
     costs: dict
     legs: dict = field(default_factory=dict)          # piece -> Leg (this phase)
-    touched: set = field(default_factory=set)         # pieces moved or placed during the log
-    entered: dict = field(default_factory=dict)       # piece -> step it last entered its hex
+    entered: dict = field(default_factory=dict)       # piece -> step it last entered its hex (moved or placed)
     removed: dict = field(default_factory=dict)       # piece -> (step, Counter, Where)
     arrivals_used: dict = field(default_factory=dict) # (order index, arrival index, unit) -> count used
     dice: list = field(default_factory=list)          # (step, DieRoll, phase label)
@@ -85,6 +85,7 @@ class Replay:
     # pure functions of the game and their arguments, kept across undos (never snapshotted)
     paths: dict = field(default_factory=dict)         # movement: a searched path's result by what it depends on
     _by_position: tuple = (None, None)                # (the position, its look-ups): rebuilt when it changes
+    judging: tuple = (None, None)                     # (moment, what the movement rules read of its move)
     _step_at: Optional[dict] = None                   # id(step) -> its place in record.steps
     _units: dict = field(default_factory=dict)        # unit id -> the game's Unit (None: not in the game)
     _sides: dict = field(default_factory=dict)        # (unit id, counter's side) -> the unit's side
@@ -151,6 +152,15 @@ class Replay:
                         out.setdefault(h, []).append(c)
             cache[key] = {h: tuple(cs) for h, cs in out.items()}
         return cache[key]
+
+    def enemy_hexes(self, side: Optional[str], exclude: str = "") -> frozenset:
+        """The hexes of `enemies`, as one set per position (a path search's key: hashed once)."""
+        cache = self.of_position()
+        key = ("enemy-hexes", side, self.counted_exclusion(side, exclude))
+        hexes = cache.get(key)
+        if hexes is None:
+            hexes = cache[key] = frozenset(self.enemies(side, exclude))
+        return hexes
 
     def _sided_units(self, cache: dict):
         """(counter, hex, side) of every unit on a hex whose side is known, in the position's order."""
@@ -247,7 +257,7 @@ class Replay:
 
 def run_rules(ctx: Replay, m: Moment) -> None:
     step_no = m.step.index if m.step else None
-    for r in (rules_on_event(type(m.event)) if m.kind == "event" else rules_on(m.kind)):
+    for r in (rules_on_event(type(m.event), m.read_as) if m.kind == "event" else rules_on(m.kind)):
         for f in r.func(ctx, m) or ():
             _record(ctx, r, f, step_no)
 
@@ -314,7 +324,7 @@ def _snapshot(ctx: Replay) -> dict:
     first `length` entries are the dice as they were."""
     return {"position": ctx.position, "turn": ctx.turn, "dice": (ctx.dice, len(ctx.dice)),
             "tracker": ctx.tracker.copied(),
-            "legs": dict(ctx.legs), "touched": set(ctx.touched), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
+            "legs": dict(ctx.legs), "entered": dict(ctx.entered), "removed": dict(ctx.removed),
             "arrivals_used": dict(ctx.arrivals_used), "order": dict(ctx.order),
             "memo": ctx.memo.copy()}
 
@@ -378,8 +388,8 @@ def _apply(ctx: Replay, step: Step, ev) -> None:
         _note_step(ctx, step)
         run_rules(ctx, Moment("event", step, ev))
         return
-    reading = None
-    if isinstance(ev, Moved) and ev.src.hex and ev.dst.hex and ev.counter.kind == "unit":
+    reading, read = None, _read_other(ev)
+    if is_map_move(ev):
         reading = ctx.tracker.reading(ctx.side_of(ev.counter), ctx.class_of(ev.counter))
         if not ctx.tracker.knows_moves():
             # no phase says who moves: judge the path, not the phase
@@ -392,10 +402,20 @@ def _apply(ctx: Replay, step: Step, ev) -> None:
             ctx.tracker.enter(reading[0], step.index)
         if reading and reading[1] == "move":
             _extend_leg(ctx, ev, reading[0])
+        read = "unread" if reading is None else "move" if reading[1] == "move" else "after-combat"
     _note_step(ctx, step)
-    m = Moment("event", step, ev, reading, ctx.position)
+    m = Moment("event", step, ev, reading, ctx.position, read)
     run_rules(ctx, m)
     _change_position(ctx, step, ev)
+
+
+def _read_other(ev) -> str:
+    """How a piece event that is not a unit's map move is read: a unit coming onto the map, or other."""
+    if ev.counter.kind == "unit" and (
+            (isinstance(ev, Moved) and ev.src.hex is None and ev.dst.hex is not None)
+            or (isinstance(ev, Placed) and ev.where.hex is not None)):
+        return "entry"
+    return "other"
 
 
 def _extend_leg(ctx: Replay, ev: Moved, phase: Optional[int]) -> None:
@@ -427,13 +447,11 @@ def _changed_position(ctx: Replay, step: Step, ev) -> None:
     if isinstance(ev, Moved):
         c = ev.counter
         ctx.position = ctx.position.placed(c, ev.dst)
-        ctx.touched.add(c.piece)
         ctx.entered[c.piece] = step.index
         if ev.src.hex is None and ev.dst.hex is not None:
             consume(ctx, c, ev.dst.hex)
     elif isinstance(ev, Placed):
         ctx.position = ctx.position.placed(ev.counter, ev.where)
-        ctx.touched.add(ev.counter.piece)
         ctx.entered[ev.counter.piece] = step.index
         if ev.where.hex is not None:
             consume(ctx, ev.counter, ev.where.hex)

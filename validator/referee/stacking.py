@@ -175,7 +175,7 @@ def _mixing_findings(ctx, position, at_log_end: bool):
     for mx in ctx.game.rules.mixing:
         kind = mx.get("kind")
         for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
-            if inherited(ctx, units) or not any(c.piece in ctx.touched for c in units):
+            if inherited(ctx, units) or not any(c.piece in ctx.entered for c in units):
                 continue
             if at_log_end and (formed_at(ctx, units) or 0) <= ctx.memo.get("phase_end_step", 0):
                 continue
