@@ -242,17 +242,17 @@ class Grid:
             return None
         return max(abs(ca[0] - cb[0]), abs(ca[1] - cb[1]), abs(ca[2] - cb[2]))
 
-    def neighbours(self, hex_id: str) -> list[str]:
+    def neighbours(self, hex_id: str) -> tuple[str, ...]:
         """The hexes next to a hex that exist on some board (across board seams too)."""
         known = self._cache.setdefault("neighbours", {})   # the grid never changes: work each hex out once
         found = known.get(hex_id)
         if found is None:
             c = self.cube(hex_id)
             if c is None:
-                return []                    # not a hex of this grid: not kept, so the cache stays bounded
+                return ()                    # not a hex of this grid: not kept, so the cache stays bounded
             found = known[hex_id] = tuple(n for d in _DIRS
                                           if (n := self._at_cube(c[0] + d[0], c[1] + d[1], c[2] + d[2])) is not None)
-        return list(found)
+        return found
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1

@@ -404,7 +404,7 @@ def move_onto_enemy(ctx, m):
     if mv is None:
         return
     ev = m.event
-    held = ctx.enemies(mv.side, exclude=ev.counter.piece).get(ev.dst.hex)
+    held = ctx.enemies(mv.side).get(ev.dst.hex)     # the mover is of its own side: no exclusion
     if not held:
         return
     names = ", ".join(f"{ctx.game.side(ctx.side_of(h)).name if ctx.game.side(ctx.side_of(h)) else ctx.side_of(h)} "

@@ -36,6 +36,7 @@ class PhaseTracker:
     forced_at: Optional[int] = None                # step of the event that forced the phase
     _named: dict = field(default_factory=dict, repr=False, compare=False)  # chat text -> the phase it names
     _labels: dict = field(default_factory=dict, repr=False, compare=False)  # what `label` reads -> its text
+    _knows_moves: Optional[bool] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.reset()
@@ -53,7 +54,9 @@ class PhaseTracker:
 
     def knows_moves(self) -> bool:
         """The sequence says which phases units move in (else sequence rules cannot judge)."""
-        return any(p.moves for p in self.phases)
+        if self._knows_moves is None:               # the game's phases are fixed: read once
+            self._knows_moves = any(p.moves for p in self.phases)
+        return self._knows_moves
 
     def current(self) -> Optional[int]:
         return self.index

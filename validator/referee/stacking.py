@@ -41,9 +41,9 @@ def over_limit(ctx, position):
         return
     cache = ctx.of_position() if position is ctx.position else {}
     if "over_limit" not in cache:
-        cache["over_limit"] = [(h, side, units, n) for (h, side), units in
-                               sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
-                               if (n := stack_size(ctx, units)) > limit]
+        over = [(h, side, units, n) for (h, side), units in counted_stacks(ctx, position).items()
+                if (n := stack_size(ctx, units)) > limit]
+        cache["over_limit"] = sorted(over, key=lambda o: (o[0], str(o[1])))
     yield from cache["over_limit"]
 
 
@@ -171,10 +171,16 @@ def overstacked_at_log_end(ctx, m):
         yield replace(f, message=f"{f.message} when the log ends (the phase's end is not in the log)")
 
 
+def _shared_hexes(ctx, position) -> list:
+    """((hex, side), units) of every hex two or more units of one side share (what can mix), by hex."""
+    shared = [kv for kv in counted_stacks(ctx, position).items() if len(kv[1]) > 1]
+    return sorted(shared, key=lambda kv: (kv[0][0], str(kv[0][1])))
+
+
 def _mixing_findings(ctx, position, at_log_end: bool):
     for mx in ctx.game.rules.mixing:
         kind = mx.get("kind")
-        for (h, side), units in sorted(counted_stacks(ctx, position).items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+        for (h, side), units in _shared_hexes(ctx, position):
             if inherited(ctx, units) or not any(c.piece in ctx.entered for c in units):
                 continue
             if at_log_end and (formed_at(ctx, units) or 0) <= ctx.memo.get("phase_end_step", 0):
