@@ -7,6 +7,7 @@ whole map (hex terrain, roads and tracks, hexsides and what cancels them), the c
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -32,6 +33,12 @@ class ClassCosts:
     plain: Optional[Fraction]                 # the lowest cost of a hex entered without a road or track
     prohibited: frozenset[str]                # terrain ids this class may not enter or cross
     cheapest_rule: Optional[str] = None       # the rule number of the TEC row that gives `cheapest`
+
+    @functools.cached_property
+    def road_saves(self) -> bool:
+        """A road (or the cheapest terrain) costs less than a plain hex: where the map is not printed,
+        a move may be legal only along roads."""
+        return self.cheapest is not None and self.plain is not None and self.plain > self.cheapest
 
 
 def _row_costs(t: TerrainType, cls: Optional[str]) -> list:

@@ -143,9 +143,6 @@ class LegCost:
         self.segs, self.total = segs, _total(segs)
         self._known, self._within, self._hexes = None, {}, None
 
-    def __iter__(self):                        # segs, total = leg cost
-        return iter((self.segs, self.total))
-
     def known(self) -> bool:
         if self._known is None:
             self._known = _known(self.segs)
@@ -239,53 +236,39 @@ def _mark_reported(ctx, piece: str, leg: Leg) -> None:
 
 
 class _Move:
-    """A unit's map move read as made in a movement phase, as the movement rules read it: what it is
-    judged with, worked out once per event and shared by every rule (`_facts`)."""
-    __slots__ = ("ctx", "c", "side", "ma", "costs", "leg", "_barred", "_enemy", "_zoc", "_cost")
+    """A unit's map move read as made in a movement phase, as the movement rules read it: what they
+    all judge it with, worked out once per event (`_facts`). `judgeable`: the path can be costed (a
+    movement factor, TEC costs for the class); `barred`: (hex, TEC row) where a drag ended in terrain
+    prohibited to the class, else None; `cost`: the leg's cost with nothing blocked (None where it is
+    not judgeable)."""
+    __slots__ = ("ctx", "c", "side", "ma", "costs", "leg", "judgeable", "barred", "cost", "_enemy", "_zoc")
 
     def __init__(self, ctx, m):
-        self.ctx, self.c = ctx, m.event.counter
-        self.side, self.ma, self.costs = ctx.side_of(self.c), ctx.allowance(self.c), ctx.class_costs(self.c)
-        self.leg: Leg = ctx.legs[self.c.piece]              # the replay extended it for this drag
-        self._barred = self._enemy = self._zoc = self._cost = _UNSET
-
-    @property
-    def judgeable(self) -> bool:
-        """Its path can be costed: the unit has a movement factor and the TEC a cost for its class."""
-        return self.ma is not None and self.costs.cheapest is not None
+        c = self.c = m.event.counter
+        self.ctx, self.side, self.ma, self.costs = ctx, ctx.side_of(c), ctx.allowance(c), ctx.class_costs(c)
+        self.leg: Leg = ctx.legs[c.piece]                   # the replay extended it for this drag
+        self.judgeable = self.ma is not None and self.costs.cheapest is not None
+        self.barred = _prohibited_end(ctx, self.costs, self.leg)
+        self.cost: Optional[LegCost] = _leg_cost(ctx, self.leg, self.costs) if self.judgeable else None
+        self._enemy = self._zoc = None
 
     @property
     def reported(self) -> bool:
         """A violation of this leg was reported already (by an earlier rule, maybe at this event)."""
         return self.ctx.legs[self.c.piece].reported
 
-    def barred(self):
-        """(hex, TEC row) where a drag ended in terrain prohibited to the class, else None."""
-        if self._barred is _UNSET:
-            self._barred = _prohibited_end(self.ctx, self.c, self.leg)
-        return self._barred
-
     def enemy(self) -> frozenset:
         """The hexes enemy units hold, but the one this drag ends in (HF1202 judges entering it)."""
-        if self._enemy is _UNSET:
+        if self._enemy is None:
             dst = self.leg.ends[-1]
             held = self.ctx.enemy_hexes(self.side)          # the mover is of its own side: no exclusion
             self._enemy = held.difference((dst,)) if dst in held else held
         return self._enemy
 
     def zoc(self) -> frozenset:
-        if self._zoc is _UNSET:
+        if self._zoc is None:
             self._zoc = _zoc_hexes(self.ctx, self.side, "")
         return self._zoc
-
-    def cost(self) -> LegCost:
-        """The leg's cost with nothing blocked."""
-        if self._cost is _UNSET:
-            self._cost = _leg_cost(self.ctx, self.leg, self.costs)
-        return self._cost
-
-
-_UNSET = object()
 
 
 def _facts(ctx, m) -> Optional[_Move]:
@@ -318,10 +301,10 @@ def move_beyond_allowance(ctx, m):
         return
     if ctx.game.rules.zoc_model not in (None, "none", "standard"):
         ctx.partly(m.step.index, _zoc_certainty(ctx)[1])
-    if mv.reported or mv.barred() is not None:
+    if mv.reported or mv.barred is not None:
         return
-    lc = mv.cost()
-    segs, total = lc
+    lc = mv.cost
+    segs, total = lc.segs, lc.total
     if lc.within(ma):
         if not lc.known():
             ctx.partly(m.step.index, _cheapest_assumed(ctx, costs))
@@ -354,12 +337,12 @@ def _cost_text(ctx, costs, total: Optional[Fraction]) -> str:
     return f"{hexes} hexes cost at least {_mp(total)} MP even at the cheapest {_mp(costs.cheapest)} MP per hex"
 
 
-def _prohibited_end(ctx, c, leg: Leg):
+def _prohibited_end(ctx, costs, leg: Leg):
     """(hex, TEC row) where one of the leg's drags ended in a hex whose terrain is prohibited to the
     unit's class, as the tree gives it; None if none did (or the terrain is not known)."""
-    key = ("barred", ctx.class_costs(c).movement_class, leg.ends)
+    key = ("barred", costs.movement_class, leg.ends)
     if key not in ctx.paths:
-        return _remember(ctx, key, next((hit for hit in (_prohibited_hex(ctx, c, h) for h in leg.ends)
+        return _remember(ctx, key, next((hit for hit in (_prohibited_hex(ctx, costs, h) for h in leg.ends)
                                          if hit is not None), None))
     return ctx.paths[key]
 
@@ -377,7 +360,7 @@ def move_into_prohibited_terrain(ctx, m):
     leg = mv.leg if mv is not None else None
     if mv is not None and mv.reported:
         return
-    hit = mv.barred() if mv is not None else _prohibited_hex(ctx, c, ev.dst.hex)
+    hit = mv.barred if mv is not None else _prohibited_hex(ctx, ctx.class_costs(c), ev.dst.hex)
     if hit is None:
         return
     h, row = hit
@@ -393,8 +376,8 @@ def move_into_prohibited_terrain(ctx, m):
                   hexes=((start,) if start else ()) + (h,), units=(ctx.label(c),), rule=row.rule or _rule_no(ctx))
 
 
-def _prohibited_hex(ctx, c, h: str):
-    row = _terrain_costs(ctx, ctx.class_costs(c)).prohibited_hex(h)
+def _prohibited_hex(ctx, costs, h: str):
+    row = _terrain_costs(ctx, costs).prohibited_hex(h)
     return (h, row) if row is not None else None
 
 
@@ -443,14 +426,14 @@ def _zoc_hexes(ctx, side, exclude: str) -> frozenset:
 @rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units", events=(Moved,), read_as=("move",))
 def path_through_enemy(ctx, m):
     mv = _facts(ctx, m)
-    if mv is None or not mv.judgeable or mv.reported or mv.barred() is not None:
+    if mv is None or not mv.judgeable or mv.reported or mv.barred is not None:
         return
     c, leg, ma, costs = mv.c, mv.leg, mv.ma, mv.costs
     enemy = mv.enemy()
-    lc = _leg_cost(ctx, leg, costs, blocked=enemy) if enemy else mv.cost()
+    lc = _leg_cost(ctx, leg, costs, blocked=enemy) if enemy else mv.cost
     if lc.within(ma):
         return
-    segs, total = lc
+    segs, total = lc.segs, lc.total
     if total is not None and _splittable(ctx, leg, segs, ma, m):
         return
     _mark_reported(ctx, c.piece, leg)
@@ -465,7 +448,7 @@ def path_through_enemy_zoc(ctx, m):
     if ctx.game.rules.zoc_model != "standard":
         return
     mv = _facts(ctx, m)
-    if mv is None or not mv.judgeable or mv.reported or mv.barred() is not None:
+    if mv is None or not mv.judgeable or mv.reported or mv.barred is not None:
         return
     c, leg, ma, costs, side = mv.c, mv.leg, mv.ma, mv.costs, mv.side
     enemy, zoc = mv.enemy(), mv.zoc()
@@ -486,7 +469,7 @@ def path_through_enemy_zoc(ctx, m):
     lc = _leg_cost(ctx, leg, costs, blocked=enemy, stops=zoc)
     if lc.within(ma):
         return
-    segs, total = lc
+    segs, total = lc.segs, lc.total
     if total is not None and _splittable(ctx, leg, segs, ma, m):
         return
     if certain:
@@ -525,12 +508,10 @@ def move_legal_only_by_road(ctx, m):
     if map_complete(ctx.game):
         return                                 # where the map is given, its roads are costed exactly
     mv = _facts(ctx, m)
-    if mv is None or not mv.judgeable or mv.reported:
+    if mv is None or mv.cost is None or not mv.costs.road_saves or mv.reported:
         return
     c, leg, ma, costs = mv.c, mv.leg, mv.ma, mv.costs
-    if costs.plain is None or costs.plain <= costs.cheapest:
-        return
-    lc = mv.cost()
+    lc = mv.cost
     total = lc.total
     if total is None:
         return
