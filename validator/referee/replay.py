@@ -188,10 +188,24 @@ class Replay:
         self._sided_units(cache)
         return cache["sided"].get(piece)
 
+    def counted_stacks(self, position: Position) -> dict:
+        """(hex, side) -> the units on the hex there, in the position's order (what counts for stacking;
+        do not change it: it is shared). Kept per position, and carried to the next one."""
+        cache = self.of_position() if position is self.position else {}
+        stacks = cache.get("counted_stacks")
+        if stacks is None:
+            out: dict = {}                         # keyed in no useful order: callers sort by (hex, side)
+            side_of = self.side_of
+            for c, w in position:
+                if c.kind == "unit" and w.hex is not None:
+                    out.setdefault((w.hex, side_of(c)), []).append(c)
+            stacks = cache["counted_stacks"] = out
+        return stacks
+
     def carry_sided(self, before: Position, piece: str, in_place: bool) -> None:
-        """The position changed from `before` in one piece: derive its sided units from those of
-        `before` rather than from every counter. `in_place`: the piece kept its place in the order
-        (else it went last, as `Position.placed` puts it)."""
+        """The position changed from `before` in one piece: derive its sided units and stacks from
+        those of `before` rather than from every counter. `in_place`: the piece kept its place in the
+        order (else it went last, as `Position.placed` puts it)."""
         pos, cache = self._by_position
         if cache is None or pos is not before or "sided" not in cache or pos is self.position:
             return
@@ -202,12 +216,18 @@ class Replay:
         if not in_place:
             sided.pop(piece, None)
         w, c = self.position.where(piece), self.position.counter(piece)
-        s = self.side_of(c) if c is not None and c.kind == "unit" and w is not None and w.hex else None
+        on_map = c is not None and c.kind == "unit" and w is not None and w.hex is not None
+        s = self.side_of(c) if on_map else None
         if s is None:
             sided.pop(piece, None)
         else:
             sided[piece] = (c, w.hex, s)
         fresh = {"sided": sided}
+        if "counted_stacks" in cache:
+            stacks = _restacked(cache["counted_stacks"], piece, _stack_of(self, before, piece),
+                                (w.hex, s, c) if on_map else None, in_place)
+            if stacks is not None:
+                fresh["counted_stacks"] = stacks
         # what a side's enemies are is the same when only a unit of that side (or no unit) changed
         changed = {x for x in ((was.get(piece) or (None, None, None))[2], s) if x is not None}
         for key, v in cache.items():
@@ -253,6 +273,41 @@ class Replay:
             if any(isinstance(e, TurnChanged) for e in s.events):
                 return
             yield s
+
+
+def _stack_of(ctx: Replay, position: Position, piece: str) -> Optional[tuple]:
+    """(hex, side, counter) of a unit on a hex of the position, else None."""
+    w, c = position.where(piece), position.counter(piece)
+    if c is None or c.kind != "unit" or w is None or w.hex is None:
+        return None
+    return w.hex, ctx.side_of(c), c
+
+
+def _restacked(stacks: dict, piece: str, old: Optional[tuple], new: Optional[tuple],
+               in_place: bool) -> Optional[dict]:
+    """`Replay.counted_stacks` after one piece changed from `old` to `new` ((hex, side, counter) or
+    None: not a unit on the map), its lists kept in the position's order; None where that order is
+    not known (the piece kept its place but changed stacks: rebuild)."""
+    out = dict(stacks)
+    if in_place and old is not None and new is not None:
+        if old[:2] != new[:2]:
+            return None
+        key = old[:2]
+        out[key] = [new[2] if x.piece == piece else x for x in out[key]]
+        return out
+    if old is not None:
+        key = old[:2]
+        rest = [x for x in out[key] if x.piece != piece]
+        if rest:
+            out[key] = rest
+        else:
+            del out[key]
+    if new is not None:
+        if in_place:
+            return None                            # placed where it was not: its place is not known
+        key = new[:2]
+        out[key] = out.get(key, []) + [new[2]]
+    return out
 
 
 def run_rules(ctx: Replay, m: Moment) -> None:

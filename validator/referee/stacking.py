@@ -15,19 +15,6 @@ from . import Finding, rule
 from .markers import marker_states
 
 
-def counted_stacks(ctx, position) -> dict:
-    """(hex, side) -> the units that count for stacking there (do not change it: it is shared)."""
-    cache = ctx.of_position() if position is ctx.position else {}
-    if "counted_stacks" not in cache:
-        out: dict = {}                         # keyed in no useful order: callers sort by (hex, side)
-        side_of = ctx.side_of
-        for c, w in position:
-            if c.kind == "unit" and w.hex is not None:
-                out.setdefault((w.hex, side_of(c)), []).append(c)
-        cache["counted_stacks"] = out
-    return cache["counted_stacks"]
-
-
 def stack_size(ctx, units) -> int:
     if ctx.game.rules.stacking_counts == "steps":
         return sum(1 if "reduced" in c.state else (ctx.unit(c).steps if ctx.unit(c) else 1) for c in units)
@@ -41,8 +28,10 @@ def over_limit(ctx, position):
         return
     cache = ctx.of_position() if position is ctx.position else {}
     if "over_limit" not in cache:
-        over = [(h, side, units, n) for (h, side), units in counted_stacks(ctx, position).items()
-                if (n := stack_size(ctx, units)) > limit]
+        stacks = ctx.counted_stacks(position).items()
+        if ctx.game.rules.stacking_counts != "steps":      # units counted: a stack's size is its length
+            stacks = [kv for kv in stacks if len(kv[1]) > limit]
+        over = [(h, side, units, n) for (h, side), units in stacks if (n := stack_size(ctx, units)) > limit]
         cache["over_limit"] = sorted(over, key=lambda o: (o[0], str(o[1])))
     yield from cache["over_limit"]
 
@@ -173,7 +162,7 @@ def overstacked_at_log_end(ctx, m):
 
 def _shared_hexes(ctx, position) -> list:
     """((hex, side), units) of every hex two or more units of one side share (what can mix), by hex."""
-    shared = [kv for kv in counted_stacks(ctx, position).items() if len(kv[1]) > 1]
+    shared = [kv for kv in ctx.counted_stacks(position).items() if len(kv[1]) > 1]
     return sorted(shared, key=lambda kv: (kv[0][0], str(kv[0][1])))
 
 
