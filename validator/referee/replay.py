@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Iterable, NamedTuple, Optional
 
 from ..codes import CODES
 from ..model import Game, Scenario, Unit
@@ -21,18 +21,17 @@ from .costs import ClassCosts, costs_by_class
 from .phases import PhaseTracker
 
 
-@dataclass(frozen=True, slots=True)
-class Leg:
+class Leg(NamedTuple):
     """One unit's movement in one phase: where it stood when the phase's first drag began, and
-    the hexes each drag ended in (a unit is known to have stood there)."""
+    the hexes each drag ended in (a unit is known to have stood there). A NamedTuple, as `Moment` and
+    `AuditFinding`: immutable, and made once or more per event, more cheaply than a frozen dataclass."""
     start: str
     ends: tuple[str, ...]
     phase: Optional[int]
     reported: bool = False                    # a violation of this leg was reported already
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
+class Moment(NamedTuple):
     kind: str                                 # start | event | phase-end | end
     step: Optional[Step] = None
     event: object = None
@@ -41,8 +40,7 @@ class Moment:
     read_as: Optional[str] = None             # how the event is read: one of validator.referee.READINGS
 
 
-@dataclass(frozen=True, slots=True)
-class AuditFinding:
+class AuditFinding(NamedTuple):
     code: str
     severity: str
     message: str
@@ -344,15 +342,16 @@ def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], memo: O
     ctx = Replay(game, record, scenario, record.start, record.start_turn or _first_turn(game, scenario),
                  tracker, costs_by_class(game), memo=dict(memo or {}))
     run_rules(ctx, Moment("start"))
-    undoable: list[tuple[Step, dict]] = []           # (step, the state before it)
+    undoable: list[tuple[Step, frozenset, Optional[dict]]] = []   # (step, its pieces, the state before it)
     for step in record.steps:
         if step.undo:
             _undo(ctx, step, undoable)
             continue
-        snap = _snapshot(ctx)
+        pieces = _pieces(step)
+        snap = _snapshot(ctx) if pieces else None      # an undo restores the state only where pieces moved
         for ev in step.events:
             _apply(ctx, step, ev)
-        undoable.append((step, snap))
+        undoable.append((step, pieces, snap))
         if len(undoable) > UNDO_DEPTH:             # what no undo can reach any more
             del undoable[0]
     run_rules(ctx, Moment("end"))
@@ -392,12 +391,12 @@ def _undo(ctx: Replay, step: Step, undoable: list) -> None:
     """VASSAL's Undo takes back one earlier step: the latest one touching the same pieces (or, for an
     undo that moves nothing, the latest that moved nothing: a roll or a chat line)."""
     want = _pieces(step)
-    hit = next((i for i in range(len(undoable) - 1, -1, -1) if _pieces(undoable[i][0]) == want), None)
+    hit = next((i for i in range(len(undoable) - 1, -1, -1) if undoable[i][1] == want), None)
     if hit is None:
         ctx.unverified(step.index, "an undo that matches no earlier step; the position may differ from the game's")
         return
-    undone, snap = undoable.pop(hit)
-    if want:
+    undone, _, snap = undoable.pop(hit)
+    if snap is not None:
         for k, v in snap.items():
             setattr(ctx, k, v)
         dice, n = snap["dice"]
