@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
@@ -94,6 +93,7 @@ def _audit_batch(setup: AuditSetup, logs: tuple, jobs: int, chain: bool, names: 
     if workers <= 1:
         results = [audit_task(*t) for t in tasks]
     else:
+        from concurrent.futures import ProcessPoolExecutor   # imported only for a batch on several processes
         with ProcessPoolExecutor(max_workers=workers, initializer=loaded, initargs=(setup,)) as pool:
             futures = [pool.submit(audit_task, *t) for t in tasks]
             results = [_result(f, t[1]) for f, t in zip(futures, tasks)]

@@ -383,7 +383,7 @@ def test_turn_tracker_lists_turns_then_phases(built):
     T = "VASSAL.build.module.turn."
     [tracker] = mod.root.iter(T + "TurnTracker")
     [turns] = tracker.findall(T + "ListTurnLevel")
-    from compiler.vassal.buildfile import phase_labels, turn_label
+    from compiler.vassal.labels import phase_labels, turn_label
     from compiler.vassal.encoding import decode
     assert decode(turns.get("list"), ",") == [turn_label(t) for t in game.turns]
     phases = turns.findall(T + "ListTurnLevel")

@@ -475,7 +475,7 @@ def _tree_turn(game, label: Optional[str], index: int) -> Optional[str]:
     """The tree's turn id: the turn whose module label is `label`, else the turn at that position."""
     turns = getattr(game, "turns", ()) or ()
     if turns and label is not None:
-        from .buildfile import turn_label        # the module's label for a turn (imports the renderer)
+        from .labels import turn_label           # the module's label for a turn
         for t in turns:
             if turn_label(t) == label:
                 return t.id
