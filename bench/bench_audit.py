@@ -2,13 +2,17 @@
 printed) vs pywargame's SaveIO.readSave (decoding alone) of the same log, in the same run, each as a
 whole process started from a shell (interpreter start and imports included), medians of N runs.
 
-    python bench/bench_audit.py [--steps 20000] [--runs 5] [--source NAME]
+    python bench/bench_audit.py [--steps 20000] [--runs 5] [--source NAME] [--no-bytecode]
 
 The logs are made in /tmp from a real VASSAL 3.7.9 log (shared/vassal-logs/NAME.vlog) as
 bench_vlog.py makes them: its restore snapshot, then its steps repeated. The audit is timed at
 1/16, 1/4 and all of --steps (1x, 4x, 16x), and at 0 steps (start-up: imports, the tree, the
 module), so the cost per step shows whether it is linear; the peak RSS of each audit process
 (wait4's ru_maxrss, that child alone) shows whether memory is flat in the log's length.
+
+hexforge runs as installed: its bytecode compiled first, as `pip install` does (pywargame's is, in its
+site-packages). Beside the 16x audit, the same audit runs from the sources with no bytecode (each start
+compiles every module: this machine sets PYTHONDONTWRITEBYTECODE); --no-bytecode times every audit so.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import ROOT, process_usage  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, compile_bytecode, drop_bytecode, process_usage  # noqa: E402  (puts the repository on sys.path)
 
 from bench_vlog import LOGS, PY312, PYWARGAME, long_log  # noqa: E402
 
@@ -36,6 +40,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=20_000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--source", default="aachen_long_game")
+    ap.add_argument("--no-bytecode", action="store_true", help="run hexforge from its sources, no bytecode")
     a = ap.parse_args()
     if LOGS is None:
         sys.exit("shared/vassal-logs not found")
@@ -50,27 +55,38 @@ def main() -> None:
         logs[name] = tmp / f"{name}.vlog"
         long_log(LOGS / f"{a.source}.vlog", n, logs[name])
     runs = {f"audit {name}": audit_cmd(log, vmod, f"source/{game}") for name, log in logs.items()}
+    if not a.no_bytecode:
+        runs["audit 16x, no bytecode"] = runs["audit 16x"]
     runs["pywargame readSave 16x"] = f"{shlex.quote(str(PY312))} -c {shlex.quote(PYWARGAME.format(log=str(logs['16x'])))}"
     samples: dict[str, list[tuple[float, float, int]]] = {k: [] for k in runs}
-    for _ in range(a.runs):                        # interleaved, so load on the machine hits all alike
-        for name, cmd in runs.items():
-            samples[name].append(process_usage(cmd, shell=True))
+    try:
+        for _ in range(a.runs):                    # interleaved, so load on the machine hits all alike
+            for name, cmd in runs.items():
+                (drop_bytecode if a.no_bytecode or "no bytecode" in name else compile_bytecode)()
+                samples[name].append(process_usage(cmd, shell=True))
+    finally:
+        drop_bytecode()
     med = {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v), max(s[2] for s in v))
            for k, v in samples.items()}
     print(f"log: {a.source}.vlog's steps repeated; {a.runs} runs, medians, whole processes "
-          f"(load average {os.getloadavg()[0]:.1f})")
+          f"(load average {os.getloadavg()[0]:.1f}); hexforge "
+          + ("from its sources, no bytecode" if a.no_bytecode else "with its bytecode compiled, as pip installs it"))
     print(f"  {'what':<24} {'steps':>6} {'wall s':>8} {'cpu s':>8} {'peak RSS MB':>12} {'wall ms/step':>13} "
           f"{'cpu ms/step':>12}")
     w0, c0, _ = med["audit 0"]
     for name, (w, c, rss) in med.items():
         n = sizes.get(name.split()[-1], a.steps)
-        per = (f"{(w - w0) / n * 1000:13.3f} {(c - c0) / n * 1000:12.3f}" if name.startswith("audit") and n
-               else "")
+        per = (f"{(w - w0) / n * 1000:13.3f} {(c - c0) / n * 1000:12.3f}"
+               if name.split()[-1] in sizes and name.startswith("audit") and n else "")
         print(f"  {name:<24} {n:>6} {w:8.2f} {c:8.2f} {rss / 1024:12.0f} {per}")
     base = med["pywargame readSave 16x"][0]
     full = med["audit 16x"][0]
     print(f"  the whole audit at {a.steps} steps vs pywargame's decode alone: {full:.2f} s vs {base:.2f} s, "
           f"{base / full:.2f}x ({'faster' if full < base else 'SLOWER'})")
+    if "audit 16x, no bytecode" in med:
+        raw = med["audit 16x, no bytecode"][0]
+        print(f"  the same from the sources with no bytecode: {raw:.2f} s, {base / raw:.2f}x "
+              f"({'faster' if raw < base else 'SLOWER'})")
     print("  ms/step = (time - the 0-step audit's time) / steps: the cost is linear when it is equal at 1x, 4x, 16x")
 
 

@@ -30,3 +30,17 @@ def process_usage(cmd, cwd: Path = ROOT, env=None, shell: bool = False) -> tuple
     if p.returncode not in (0, 1):
         raise SystemExit(f"{cmd if shell else ' '.join(map(str, cmd))}\nexit {p.returncode}: {err}")
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+
+
+def compile_bytecode() -> None:
+    """Write hexforge's bytecode into the checkout's (git-ignored) __pycache__ directories, as `pip
+    install` writes an installed copy's. A machine that sets PYTHONDONTWRITEBYTECODE (this one does)
+    would otherwise compile every module again at each start of a process run from the checkout."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "compiler", "validator"], cwd=ROOT, check=True)
+
+
+def drop_bytecode() -> None:
+    """Remove what `compile_bytecode` wrote: processes then run from the sources alone."""
+    import shutil
+    for d in list((ROOT / "compiler").rglob("__pycache__")) + list((ROOT / "validator").rglob("__pycache__")):
+        shutil.rmtree(d, ignore_errors=True)

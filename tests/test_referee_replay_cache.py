@@ -1,6 +1,6 @@
-"""The replay's caches give what a fresh look-up gives: the sided units (and a side's enemies) carried
-from one position to the next (`Replay.carry_sided`) equal those rebuilt from every counter, at every change of a real
-VASSAL log with moves, removals, flips and undos; the undo stack is bounded."""
+"""The replay's caches give what a fresh look-up gives: the stacks (and a side's enemies and their ZOC)
+carried from one position to the next (`Replay.carry_stacks`) equal those rebuilt from every counter, at
+every change of a real VASSAL log with moves, removals, flips and undos; the undo stack is bounded."""
 from __future__ import annotations
 
 import pytest
@@ -14,13 +14,12 @@ from validator.referee.audit import audit
 pytestmark = pytest.mark.skipif(SHARED is None, reason="shared/vassal-logs not available")
 
 
-def _rebuilt(ctx) -> list:
-    fresh = {}
+def _rebuilt(ctx) -> dict:
+    fresh: dict = {}
     for c, w in ctx.position:
-        s = ctx.side_of(c)
-        if c.kind == "unit" and w.hex and s is not None:
-            fresh[c.piece] = (c, w.hex, s)
-    return list(fresh.items())
+        if c.kind == "unit" and w.hex:
+            fresh.setdefault((w.hex, ctx.side_of(c)), []).append(c)
+    return fresh
 
 
 def _enemies(ctx, side) -> dict:
@@ -32,31 +31,39 @@ def _enemies(ctx, side) -> dict:
     return {h: tuple(cs) for h, cs in out.items()}
 
 
+def _zoc(ctx, side) -> frozenset:
+    return frozenset(n for h in _enemies(ctx, side) for n in ctx.grid.neighbours(h))
+
+
 @pytest.mark.parametrize("game,log,vmod", [c for c in cases() if c[1].stem in
                                            ("aachen_stacks_undo", "aachen_long_game", "meuse_legal")],
                          ids=lambda x: getattr(x, "name", x))
-def test_carried_sided_units_equal_rebuilt(monkeypatch, game, log, vmod):
+def test_carried_stacks_equal_rebuilt(monkeypatch, game, log, vmod):
     g = load_game(f"source/{game}")[0]
     record = read_log(log, vmod, g)
-    carried, carried_enemies = [], []
-    original = replay_mod.Replay.carry_sided
+    carried, carried_sides = [], []
+    original = replay_mod.Replay.carry_stacks
 
     def checked(self, before, piece, in_place):
         original(self, before, piece, in_place)
         pos, cache = self._by_position
-        if pos is self.position and cache and "sided" in cache:
+        if pos is self.position and cache and "counted_stacks" in cache:
             carried.append(piece)
-            assert list(cache["sided"].items()) == _rebuilt(self), (log.name, piece)
-            for key, v in cache.items():              # a side's enemies carried over: as a fresh look-up
-                if key[0] == "enemies":
-                    assert v == _enemies(self, key[1]), (log.name, piece, key)
-                    carried_enemies.append(key)
+            stacks = cache["counted_stacks"]       # each hex's units in the position's order
+            assert {k: list(v) for k, v in stacks.items()} == _rebuilt(self), (log.name, piece)
+            for key, v in cache.items():           # a side's look-ups carried over: as fresh ones
+                if key[0] in ("enemies", "enemy-hexes"):
+                    assert v == (_enemies(self, key[1]) if key[0] == "enemies" else
+                                 frozenset(_enemies(self, key[1]))), (log.name, piece, key)
+                    carried_sides.append(key)
+                elif key[0] == "zoc":
+                    assert v == _zoc(self, key[1]), (log.name, piece, key)
 
-    monkeypatch.setattr(replay_mod.Replay, "carry_sided", checked)
+    monkeypatch.setattr(replay_mod.Replay, "carry_stacks", checked)
     audit(g, record)
     assert carried                                 # the carried path did run
     if game == "aachen":
-        assert carried_enemies
+        assert carried_sides
 
 
 def test_undo_stack_is_bounded(monkeypatch):

@@ -261,13 +261,13 @@ class _Move:
         """The hexes enemy units hold, but the one this drag ends in (HF1202 judges entering it)."""
         if self._enemy is None:
             dst = self.leg.ends[-1]
-            held = self.ctx.enemy_hexes(self.side)          # the mover is of its own side: no exclusion
+            held = self.ctx.enemy_hexes(self.side)
             self._enemy = held.difference((dst,)) if dst in held else held
         return self._enemy
 
     def zoc(self) -> frozenset:
         if self._zoc is None:
-            self._zoc = _zoc_hexes(self.ctx, self.side, "")
+            self._zoc = _zoc_hexes(self.ctx, self.side)
         return self._zoc
 
 
@@ -387,7 +387,7 @@ def move_onto_enemy(ctx, m):
     if mv is None:
         return
     ev = m.event
-    held = ctx.enemies(mv.side).get(ev.dst.hex)     # the mover is of its own side: no exclusion
+    held = ctx.enemies(mv.side).get(ev.dst.hex)
     if not held:
         return
     names = ", ".join(f"{ctx.game.side(ctx.side_of(h)).name if ctx.game.side(ctx.side_of(h)) else ctx.side_of(h)} "
@@ -412,13 +412,15 @@ def _enemy_leaves(ctx, m, pieces: set) -> Optional[int]:
     return None
 
 
-def _zoc_hexes(ctx, side, exclude: str) -> frozenset:
+def _zoc_hexes(ctx, side) -> frozenset:
+    """The hexes next to those enemy units hold (one set per position and side)."""
     cache = ctx.of_position()
-    key = ("zoc", side, ctx.counted_exclusion(side, exclude))
+    key = ("zoc", side)                            # a side's look-up: carried as `Replay.enemies` is
     if key not in cache:
-        out = set()
-        for h in ctx.enemies(side, exclude=exclude):
-            out.update(ctx.grid.neighbours(h))
+        out: set[str] = set()
+        neighbours = ctx.grid.neighbours
+        for h in ctx.enemies(side):
+            out.update(neighbours(h))
         cache[key] = frozenset(out)
     return cache[key]
 
@@ -497,7 +499,7 @@ def _passed_text(ctx, side, c, passed: tuple[str, ...]) -> str:
     if not passed:
         return ""
     h = passed[0]
-    by = [ctx.label(e) for x, es in ctx.enemies(side, exclude=c.piece).items() if x in ctx.grid.neighbours(h) for e in es]
+    by = [ctx.label(e) for x, es in ctx.enemies(side).items() if x in ctx.grid.neighbours(h) for e in es]
     return f"; the cheapest way goes on through {h}" + (f", in the ZOC of {', '.join(sorted(by))}" if by else "")
 
 

@@ -138,53 +138,36 @@ class Replay:
             self._by_position = (self.position, cache)
         return cache
 
-    def enemies(self, side: Optional[str], exclude: str = "") -> dict[str, tuple[Counter, ...]]:
-        """Hexes held by units of another side than `side` (do not change the dict: it is shared)."""
+    def enemies(self, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
+        """Hexes held by units of another side than `side`, each hex's units in the position's order
+        (do not change the dict: it is shared)."""
         cache = self.of_position()
-        key = ("enemies", side, self.counted_exclusion(side, exclude))
-        if key not in cache:
+        key = ("enemies", side)
+        held = cache.get(key)
+        if held is None:
             out: dict[str, list[Counter]] = {}
             if side is not None:
-                for c, h, s in self._sided_units(cache):
-                    if c.piece != exclude and s != side:
-                        out.setdefault(h, []).append(c)
-            cache[key] = {h: tuple(cs) for h, cs in out.items()}
-        return cache[key]
+                for (h, s), units in self.counted_stacks(self.position).items():
+                    if s is not None and s != side:
+                        out.setdefault(h, []).append(units)
+            held = cache[key] = {h: self._in_order(h, side, parts) for h, parts in out.items()}
+        return held
 
-    def enemy_hexes(self, side: Optional[str], exclude: str = "") -> frozenset:
+    def _in_order(self, h: str, side: Optional[str], parts: list) -> tuple[Counter, ...]:
+        """A hex's enemy units: one side's list as it is; several sides' merged in the position's order."""
+        if len(parts) == 1:
+            return tuple(parts[0])
+        return tuple(c for c in self.position.at(h) if c.kind == "unit" and (s := self.side_of(c)) is not None
+                     and s != side)
+
+    def enemy_hexes(self, side: Optional[str]) -> frozenset:
         """The hexes of `enemies`, as one set per position (a path search's key: hashed once)."""
         cache = self.of_position()
-        key = ("enemy-hexes", side, self.counted_exclusion(side, exclude))
+        key = ("enemy-hexes", side)
         hexes = cache.get(key)
         if hexes is None:
-            hexes = cache[key] = frozenset(self.enemies(side, exclude))
+            hexes = cache[key] = frozenset(self.enemies(side))
         return hexes
-
-    def _sided_units(self, cache: dict):
-        """(counter, hex, side) of every unit on a hex whose side is known, in the position's order."""
-        if "sided" not in cache:
-            out, side_of = {}, self.side_of
-            for c, w in self.position:
-                if c.kind == "unit" and w.hex:
-                    s = side_of(c)
-                    if s is not None:
-                        out[c.piece] = (c, w.hex, s)
-            cache["sided"] = out
-        return cache["sided"].values()
-
-    def counted_exclusion(self, side: Optional[str], exclude: str) -> str:
-        """`exclude`, or "" where leaving it out changes nothing (not a unit on the map of another
-        side than `side`): look-ups for every unit of one side then share one answer."""
-        if exclude:
-            e = self._sided_entry(exclude)
-            if e is None or e[2] == side:
-                return ""
-        return exclude
-
-    def _sided_entry(self, piece: str):
-        cache = self.of_position()
-        self._sided_units(cache)
-        return cache["sided"].get(piece)
 
     def counted_stacks(self, position: Position) -> dict:
         """(hex, side) -> the units on the hex there, in the position's order (what counts for stacking;
@@ -200,36 +183,22 @@ class Replay:
             stacks = cache["counted_stacks"] = out
         return stacks
 
-    def carry_sided(self, before: Position, piece: str, in_place: bool) -> None:
-        """The position changed from `before` in one piece: derive its sided units and stacks from
-        those of `before` rather than from every counter. `in_place`: the piece kept its place in the
-        order (else it went last, as `Position.placed` puts it)."""
+    def carry_stacks(self, before: Position, piece: str, in_place: bool) -> None:
+        """The position changed from `before` in one piece: derive its stacks from those of `before`
+        rather than from every counter, and keep a side's look-ups (its enemies, their ZOC) where only
+        a unit of that side changed. `in_place`: the piece kept its place in the order (else it went
+        last, as `Position.placed` puts it)."""
         pos, cache = self._by_position
-        if cache is None or pos is not before or "sided" not in cache or pos is self.position:
+        if cache is None or pos is not before or "counted_stacks" not in cache or pos is self.position:
             return
-        was = cache["sided"]
-        if in_place and piece not in was:
+        old, new = _stack_of(self, before, piece), _stack_of(self, self.position, piece)
+        stacks = _restacked(cache["counted_stacks"], piece, old, new, in_place)
+        if stacks is None:
             return                                 # its place in the order is not known: rebuild
-        sided = dict(was)
-        if not in_place:
-            sided.pop(piece, None)
-        w, c = self.position.where(piece), self.position.counter(piece)
-        on_map = c is not None and c.kind == "unit" and w is not None and w.hex is not None
-        s = self.side_of(c) if on_map else None
-        if s is None:
-            sided.pop(piece, None)
-        else:
-            sided[piece] = (c, w.hex, s)
-        fresh = {"sided": sided}
-        if "counted_stacks" in cache:
-            stacks = _restacked(cache["counted_stacks"], piece, _stack_of(self, before, piece),
-                                (w.hex, s, c) if on_map else None, in_place)
-            if stacks is not None:
-                fresh["counted_stacks"] = stacks
-        # what a side's enemies are is the same when only a unit of that side (or no unit) changed
-        changed = {x for x in ((was.get(piece) or (None, None, None))[2], s) if x is not None}
-        for key, v in cache.items():
-            if isinstance(key, tuple) and key[2] == "" and changed <= {key[1]}:
+        fresh = {"counted_stacks": stacks}
+        changed = {x[1] for x in (old, new) if x is not None and x[1] is not None}
+        for key, v in cache.items():               # keyed (look-up, side): see enemies
+            if isinstance(key, tuple) and changed <= {key[1]}:
                 fresh[key] = v
         self._by_position = (self.position, fresh)
 
@@ -494,7 +463,7 @@ def _change_position(ctx: Replay, step: Step, ev) -> None:
     in_place = isinstance(ev, StateChanged) and before.where(ev.counter.piece) is not None
     _changed_position(ctx, step, ev)
     if isinstance(ev, _PIECE_EVENTS):
-        ctx.carry_sided(before, ev.counter.piece, in_place)
+        ctx.carry_stacks(before, ev.counter.piece, in_place)
 
 
 def _changed_position(ctx: Replay, step: Step, ev) -> None:
