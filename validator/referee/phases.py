@@ -39,6 +39,7 @@ class PhaseTracker:
     _knows_moves: Optional[bool] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self.phases: tuple[Phase, ...] = self.game.phases     # asked at every event: kept, not looked up
         self.reset()
 
     def copied(self) -> "PhaseTracker":
@@ -48,10 +49,6 @@ class PhaseTracker:
         return t
 
     # -- reading --
-    @property
-    def phases(self) -> tuple[Phase, ...]:
-        return self.game.phases
-
     def knows_moves(self) -> bool:
         """The sequence says which phases units move in (else sequence rules cannot judge)."""
         if self._knows_moves is None:               # the game's phases are fixed: read once

@@ -150,13 +150,12 @@ class Replay:
                 for (h, s), units in self.counted_stacks(self.position).items():
                     if s is not None and s != side:
                         out.setdefault(h, []).append(units)
-            held = cache[key] = {h: self._in_order(h, side, parts) for h, parts in out.items()}
+            held = cache[key] = {h: tuple(parts[0]) if len(parts) == 1 else self._merged(h, side)
+                                 for h, parts in out.items()}
         return held
 
-    def _in_order(self, h: str, side: Optional[str], parts: list) -> tuple[Counter, ...]:
-        """A hex's enemy units: one side's list as it is; several sides' merged in the position's order."""
-        if len(parts) == 1:
-            return tuple(parts[0])
+    def _merged(self, h: str, side: Optional[str]) -> tuple[Counter, ...]:
+        """A hex several enemy sides share: their units in the position's order."""
         return tuple(c for c in self.position.at(h) if c.kind == "unit" and (s := self.side_of(c)) is not None
                      and s != side)
 
@@ -300,7 +299,8 @@ def _record(ctx: Replay, r, f: Finding, step_no: Optional[int]) -> None:
 
 
 def _note_step(ctx: Replay, step: Step) -> None:
-    ctx.at_step[step.index] = (ctx.turn, ctx.phase_id(), ctx.tracker.label(), ctx.phase_side())
+    p = ctx.tracker.phase()
+    ctx.at_step[step.index] = (ctx.turn, p.id if p else None, ctx.tracker.label(), p.side if p else None)
 
 
 # -- the loop --
@@ -386,50 +386,68 @@ def _drop_dice(ctx: Replay, step_no: int) -> None:
 
 
 def _apply(ctx: Replay, step: Step, ev) -> None:
-    if isinstance(ev, TurnChanged):
+    _APPLY.get(type(ev), _apply_piece_event)(ctx, step, ev)
+
+
+def _apply_turn(ctx: Replay, step: Step, ev: TurnChanged) -> None:
+    _end_phase(ctx, step)
+    ctx.turn = ev.turn or ctx.turn
+    ctx.tracker.reset(ev.phase, step.index)
+    ctx.legs = {}
+    _note_step(ctx, step)
+    run_rules(ctx, Moment("event", step, ev))
+
+
+def _apply_chat(ctx: Replay, step: Step, ev: Chat) -> None:
+    i = ctx.tracker.match_announcement(ev.text)
+    if i is None:
+        return
+    before = ctx.tracker.current()
+    if before is not None and i > before:
         _end_phase(ctx, step)
-        ctx.turn = ev.turn or ctx.turn
-        ctx.tracker.reset(ev.phase, step.index)
-        ctx.legs = {}
+    if ctx.tracker.announce(i, step.index):
         _note_step(ctx, step)
-        run_rules(ctx, Moment("event", step, ev))
-        return
-    if isinstance(ev, Chat):
-        i = ctx.tracker.match_announcement(ev.text)
-        if i is not None:
-            before = ctx.tracker.current()
-            if before is not None and i > before:
-                _end_phase(ctx, step)
-            if ctx.tracker.announce(i, step.index):
-                _note_step(ctx, step)
-            else:
-                ctx.partly(step.index, f"the chat names the {ctx.tracker.name(i)}, which the events had passed")
-        return
-    if isinstance(ev, DieRoll):
-        ctx.tracker.rolled()
-        ctx.dice.append((step.index, ev, ctx.tracker.label()))
-        _note_step(ctx, step)
-        run_rules(ctx, Moment("event", step, ev))
-        return
+    else:
+        ctx.partly(step.index, f"the chat names the {ctx.tracker.name(i)}, which the events had passed")
+
+
+def _apply_roll(ctx: Replay, step: Step, ev: DieRoll) -> None:
+    ctx.tracker.rolled()
+    ctx.dice.append((step.index, ev, ctx.tracker.label()))
+    _note_step(ctx, step)
+    run_rules(ctx, Moment("event", step, ev))
+
+
+def _apply_piece_event(ctx: Replay, step: Step, ev) -> None:
     reading, read = None, _read_other(ev)
     if is_map_move(ev):
-        reading = ctx.tracker.reading(ctx.side_of(ev.counter), ctx.class_of(ev.counter))
-        if not ctx.tracker.knows_moves():
-            # no phase says who moves: judge the path, not the phase
-            reading = (ctx.tracker.current(), "move")
-            ctx.partly(step.index, "the sequence of play does not say in which phases units move; "
-                                   "the phase of this move is not judged")
-        elif reading and reading[0] != ctx.tracker.current():
-            _end_phase(ctx, step)
-        if reading and reading[0] is not None:
-            ctx.tracker.enter(reading[0], step.index)
-        if reading and reading[1] == "move":
-            _extend_leg(ctx, ev, reading[0])
+        reading = _read_move(ctx, step, ev)
         read = "unread" if reading is None else "move" if reading[1] == "move" else "after-combat"
     _note_step(ctx, step)
-    m = Moment("event", step, ev, reading, ctx.position, read)
-    run_rules(ctx, m)
+    run_rules(ctx, Moment("event", step, ev, reading, ctx.position, read))
     _change_position(ctx, step, ev)
+
+
+def _read_move(ctx: Replay, step: Step, ev: Moved) -> Optional[tuple[int, str]]:
+    """The phase a unit's map move falls in, and as what (`PhaseTracker.reading`); the phase it
+    forces begins (the one before it ends), and a move in a movement phase extends the unit's leg."""
+    t = ctx.tracker
+    reading = t.reading(ctx.side_of(ev.counter), ctx.class_of(ev.counter))
+    if not t.knows_moves():
+        # no phase says who moves: judge the path, not the phase
+        reading = (t.current(), "move")
+        ctx.partly(step.index, "the sequence of play does not say in which phases units move; "
+                               "the phase of this move is not judged")
+    elif reading and reading[0] != t.current():
+        _end_phase(ctx, step)
+    if reading and reading[0] is not None:
+        t.enter(reading[0], step.index)
+    if reading and reading[1] == "move":
+        _extend_leg(ctx, ev, reading[0])
+    return reading
+
+
+_APPLY = {TurnChanged: _apply_turn, Chat: _apply_chat, DieRoll: _apply_roll}
 
 
 def _read_other(ev) -> str:
