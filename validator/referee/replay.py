@@ -214,14 +214,20 @@ class Replay:
         not, nothing of that step needs filtering out of `findings`."""
         return bool(self._finding_steps.get(step))
 
+    def _coverage_of(self, step: int) -> dict:
+        cov = self.coverage.get(step)
+        if cov is None:
+            cov = self.coverage[step] = {"partly": [], "not": []}
+        return cov
+
     def partly(self, step: Optional[int], reason: str) -> None:
         if step is not None:
-            self.coverage.setdefault(step, {"partly": [], "not": []})["partly"].append(reason)
+            self._coverage_of(step)["partly"].append(reason)
 
     def unverified(self, step: Optional[int], reason: str, noted: bool = False) -> None:
         """The step could not be judged; `noted`: a finding of its own says so already (no HF1902 too)."""
         if step is not None:
-            cov = self.coverage.setdefault(step, {"partly": [], "not": []})
+            cov = self._coverage_of(step)
             cov["not"].append(reason)
             if noted:
                 cov.setdefault("noted", []).append(reason)
