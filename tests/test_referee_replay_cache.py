@@ -82,3 +82,17 @@ def test_undo_stack_is_bounded(monkeypatch):
     assert unmatched(ctx) == [] and sum(1 for c in ctx.coverage.values() if c.get("undone")) == len(undos)
     monkeypatch.setattr(replay_mod, "UNDO_DEPTH", 0)
     assert sorted(unmatched(replay_mod.replay(g, record, None))) == undos
+
+
+@pytest.mark.parametrize("game,log,vmod", cases(), ids=lambda x: getattr(x, "name", x))
+def test_free_route_shortcut_changes_no_verdict(monkeypatch, game, log, vmod):
+    """HF1203 and HF1204 skip their searches where the cheapest free way already avoids the enemy
+    hexes and ZOC (`_Move.free_way_avoids`); with the shortcut off, every real log's audit is the same."""
+    from tests.test_referee_golden import audit_json
+    from validator.referee import movement
+    with_shortcut = audit_json(game, log, vmod)
+    calls = []
+    monkeypatch.setattr(movement._Move, "free_way_avoids", lambda self, *a: calls.append(a) and False)
+    assert audit_json(game, log, vmod) == with_shortcut
+    if game in ("aachen", "meuse") and "legal" in log.stem:
+        assert calls                                   # moves with enemies on the map asked it

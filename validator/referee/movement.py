@@ -68,12 +68,30 @@ def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stop
     if key in ctx.paths:
         return ctx.paths[key]
     found = _search(ctx, a, b, costs, blocked, stops, limit)
+    if not blocked and not stops and limit is None:   # the free search: keep its route too (`free_route`)
+        _remember(ctx, ("route", costs.movement_class, a, b), _route_of(found, a, b))
     return _remember(ctx, key, (found[0], found[1]) if found else None)
 
 
 def cheapest_route(ctx, a: str, b: str, costs, blocked: frozenset = frozenset()) -> tuple[str, ...]:
     """The hexes of one cheapest path from a to b (a and b included); () if there is none."""
-    found = _search(ctx, a, b, costs, blocked, frozenset(), None)
+    return _route_of(_search(ctx, a, b, costs, blocked, frozenset(), None), a, b)
+
+
+def free_route(ctx, a: str, b: str, costs) -> tuple[str, ...]:
+    """`cheapest_route` with nothing blocked: the route of the search `path_cost` made (kept with it)."""
+    if a == b:
+        return (a,)
+    route = ctx.paths.get(("route", costs.movement_class, a, b))
+    if route is None:
+        path_cost(ctx, a, b, costs)
+        route = ctx.paths.get(("route", costs.movement_class, a, b))
+        if route is None:                      # the memo was emptied in between
+            route = cheapest_route(ctx, a, b, costs)
+    return route
+
+
+def _route_of(found, a: str, b: str) -> tuple[str, ...]:
     if not found:
         return ()
     prev, route = found[2], [b]
@@ -270,6 +288,19 @@ class _Move:
             self._zoc = _zoc_hexes(self.ctx, self.side)
         return self._zoc
 
+    def free_way_avoids(self, blocked: frozenset, stops: frozenset = frozenset()) -> bool:
+        """The cheapest way through the drag ends, found with nothing blocked, is within the allowance,
+        enters no hex of `blocked` and goes on through no hex of `stops`: a search kept from those finds
+        it too (none cheaper can exist), so the move is legal under them without searching again."""
+        if not self.cost.within(self.ma):
+            return False
+        points = (self.leg.start,) + self.leg.ends
+        for a, b in zip(points, points[1:]):
+            route = free_route(self.ctx, a, b, self.costs)
+            if not route or not blocked.isdisjoint(route[1:]) or not stops.isdisjoint(route[1:-1]):
+                return False
+        return True
+
 
 def _facts(ctx, m) -> Optional[_Move]:
     """The move's `_Move`, made at the first rule that asks for it at this event; None unless the event
@@ -432,6 +463,8 @@ def path_through_enemy(ctx, m):
         return
     c, leg, ma, costs = mv.c, mv.leg, mv.ma, mv.costs
     enemy = mv.enemy()
+    if mv.free_way_avoids(enemy):
+        return
     lc = _leg_cost(ctx, leg, costs, blocked=enemy) if enemy else mv.cost
     if lc.within(ma):
         return
@@ -456,9 +489,11 @@ def path_through_enemy_zoc(ctx, m):
     enemy, zoc = mv.enemy(), mv.zoc()
     if not zoc:
         return                                  # no enemy unit on the map: nothing to stop in
+    stopped = [h for h in leg.ends[:-1] if h in zoc]
+    if not stopped and mv.free_way_avoids(enemy, zoc):
+        return
     certain, why = _zoc_certainty(ctx)
     rule_no = ctx.game.rules.zoc.rule if ctx.game.rules.zoc else None
-    stopped = [h for h in leg.ends[:-1] if h in zoc]
     if stopped:
         _mark_reported(ctx, c.piece, leg)
         yield Finding(f"{ctx.label(c)} ended a drag in {stopped[0]}, in an enemy ZOC where it had to stop, and "
