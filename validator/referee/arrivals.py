@@ -118,7 +118,8 @@ def arrival_too_early(ctx, m):
 
 
 @rule("HF1402", "arrival-wrong-entry", "error",
-      "bring the reinforcement in at the entry hex or area its order of arrival prints", events=_ENTERING, read_as=("entry",))
+      "bring the reinforcement in at the entry hex or area its order of arrival prints",
+      events=_ENTERING, read_as=("entry",))
 def arrival_wrong_entry(ctx, m):
     hit = _unit_entering(ctx, m)
     if hit is None:
@@ -163,7 +164,8 @@ def unit_from_nowhere(ctx, m):
 
 
 @rule("HF1404", "removed-unit-returns", "warning",
-      "a unit removed from play comes back only where the rules allow it (replacements)", events=_ENTERING, read_as=("entry",))
+      "a unit removed from play comes back only where the rules allow it (replacements)",
+      events=_ENTERING, read_as=("entry",))
 def removed_unit_returns(ctx, m):
     hit = _entering(m)
     if hit is None:
@@ -176,7 +178,8 @@ def removed_unit_returns(ctx, m):
 
 
 @rule("HF1405", "arrival-beyond-count", "error",
-      "bring in only as many of a unit as its orders of arrival print by this turn", events=_ENTERING, read_as=("entry",))
+      "bring in only as many of a unit as its orders of arrival print by this turn",
+      events=_ENTERING, read_as=("entry",))
 def arrival_beyond_count(ctx, m):
     hit = _unit_entering(ctx, m)
     if hit is None:

@@ -313,7 +313,8 @@ def _facts(ctx, m) -> Optional[_Move]:
 
 
 @rule("HF1201", "move-beyond-allowance", "error",
-      "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex", events=(Moved,), read_as=("move", "after-combat"))
+      "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex",
+      events=(Moved,), read_as=("move", "after-combat"))
 def move_beyond_allowance(ctx, m):
     ev = m.event
     c = ev.counter
@@ -379,7 +380,8 @@ def _prohibited_end(ctx, costs, leg: Leg):
 
 
 @rule("HF1206", "move-into-prohibited-terrain", "error",
-      "a unit never enters a hex whose terrain the TEC prohibits to its movement class", events=(Moved,), read_as=("move", "after-combat", "unread", "entry"))
+      "a unit never enters a hex whose terrain the TEC prohibits to its movement class",
+      events=(Moved,), read_as=("move", "after-combat", "unread", "entry"))
 def move_into_prohibited_terrain(ctx, m):
     """A move, a retreat or advance, or an entry onto the map that ends in such a hex (where the tree's
     map says so and no road or track leads into it)."""
@@ -412,7 +414,8 @@ def _prohibited_hex(ctx, costs, h: str):
     return (h, row) if row is not None else None
 
 
-@rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit", events=(Moved,), read_as=("move",))
+@rule("HF1202", "move-onto-enemy", "error", "a unit never enters a hex held by an enemy unit",
+      events=(Moved,), read_as=("move",))
 def move_onto_enemy(ctx, m):
     mv = _facts(ctx, m)
     if mv is None:
@@ -456,7 +459,8 @@ def _zoc_hexes(ctx, side) -> frozenset:
     return cache[key]
 
 
-@rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units", events=(Moved,), read_as=("move",))
+@rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units",
+      events=(Moved,), read_as=("move",))
 def path_through_enemy(ctx, m):
     mv = _facts(ctx, m)
     if mv is None or not mv.judgeable or mv.reported or mv.barred is not None:
@@ -478,7 +482,8 @@ def path_through_enemy(ctx, m):
 
 
 @rule("HF1204", "path-through-enemy-zoc", "error",
-      "a unit entering an enemy ZOC stops there; go around the ZOC or end the move in it", events=(Moved,), read_as=("move",))
+      "a unit entering an enemy ZOC stops there; go around the ZOC or end the move in it",
+      events=(Moved,), read_as=("move",))
 def path_through_enemy_zoc(ctx, m):
     if ctx.game.rules.zoc_model != "standard":
         return

@@ -67,7 +67,8 @@ def _read_step(ctx, st: dict, m, rule_of: OneAtATime) -> dict:
 
 
 @rule("HF1104", "moved-after-move-was-over", "error",
-      "finish one unit's move before starting another's: a unit whose move is over may not move again", events=(Moved,), read_as=("move",))
+      "finish one unit's move before starting another's: a unit whose move is over may not move again",
+      events=(Moved,), read_as=("move",))
 def moved_after_move_was_over(ctx, m):
     i = _as_move(m)
     rule_of = _one_at_a_time(ctx, i)

@@ -21,7 +21,8 @@ def _where_phase(ctx) -> str:
 
 
 @rule("HF1101", "moved-outside-movement-phase", "error",
-      "move a side's units only in that side's movement phases (the sequence of play)", events=(Moved,), read_as=("unread",))
+      "move a side's units only in that side's movement phases (the sequence of play)",
+      events=(Moved,), read_as=("unread",))
 def moved_outside_movement_phase(ctx, m):
     if not _move_to_judge(ctx, m):
         return
@@ -46,7 +47,8 @@ def _class_barred(ctx, side, cls) -> bool:
 
 
 @rule("HF1102", "class-may-not-move-in-phase", "error",
-      "only the movement classes the sequence of play names may move in this phase", events=(Moved,), read_as=("unread",))
+      "only the movement classes the sequence of play names may move in this phase",
+      events=(Moved,), read_as=("unread",))
 def class_may_not_move_in_phase(ctx, m):
     if not _move_to_judge(ctx, m):
         return
@@ -60,7 +62,8 @@ def class_may_not_move_in_phase(ctx, m):
 
 
 @rule("HF1103", "moved-after-own-turn", "error",
-      "a player's units move in his own player turn; the other player's turn follows it", events=(Moved,), read_as=("unread",))
+      "a player's units move in his own player turn; the other player's turn follows it",
+      events=(Moved,), read_as=("unread",))
 def moved_after_own_turn(ctx, m):
     if not _move_to_judge(ctx, m):
         return
