@@ -75,3 +75,28 @@ def test_only_an_event_rule_names_event_types():
         rule("HF1997", "x", "info", "h", on="start", events=(Moved,))
     with pytest.raises(ValueError, match="HF1996"):
         rule("HF1996", "x", "info", "h", events=())
+
+
+def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
+    from validator.record import Moved, Placed
+    from validator.referee import rules_on_event
+    on = {r: {x.code for x in rules_on_event(Moved, r)} for r in ("move", "after-combat", "unread", "entry", "other")}
+    movement = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1205", "HF1206"}
+    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405"}
+    assert on["move"] == movement | {"HF1104", "HF1105", "HF1106"}    # no arrival, no sequence rule
+    assert on["after-combat"] == {"HF1201", "HF1206", "HF1106"}        # HF1201 notes what it cannot judge
+    assert on["unread"] == {"HF1101", "HF1102", "HF1103", "HF1206", "HF1106"}
+    assert on["entry"] == arrivals | {"HF1206", "HF1106"}
+    assert on["other"] == {"HF1106"}                                   # a marker, a move off the map
+    assert {x.code for x in rules_on_event(Placed, "entry")} == arrivals
+    assert {x.code for x in rules_on_event(Moved)} == set().union(*on.values())   # None: read any way
+
+
+def test_a_reading_must_be_one_the_replay_makes():
+    import pytest
+    from validator.record import Moved
+    from validator.referee import rule
+    with pytest.raises(ValueError, match="HF1995"):
+        rule("HF1995", "x", "info", "h", events=(Moved,), read_as=("teleport",))
+    with pytest.raises(ValueError, match="HF1994"):
+        rule("HF1994", "x", "info", "h", read_as=("move",))            # a reading of which events?
