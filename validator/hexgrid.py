@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Optional
 
+from .frozen import frozen
+
 SCHEMES = ("letters", "column-row", "map-column.row")
 SQRT3 = 3 ** 0.5
 ORIENTATIONS = ("columns", "rows")
@@ -28,8 +30,9 @@ class Hex(NamedTuple):
     row: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Board:
+    """One map board: its column and row ranges (inclusive) and its offset in the joined play surface."""
     id: str
     columns: tuple[int, int]          # inclusive
     rows: tuple[int, int]             # inclusive
