@@ -218,8 +218,12 @@ class Grid:
         return c, r
 
     def cube(self, hex_id: str) -> Optional[tuple[int, int, int]]:
+        known = self._cache.setdefault("cubes", {})   # distances ask for the same hexes again and again
+        if hex_id in known:
+            return known[hex_id]
         h = self.parse(hex_id)
-        return None if h is None else self._to_cube(*self.surface(h))
+        known[hex_id] = c = None if h is None else self._to_cube(*self.surface(h))
+        return c
 
     def at_surface(self, c: int, r: int) -> Optional[str]:
         """The hex ID at a play-surface position (first board that holds it), or None off the maps."""
