@@ -1,7 +1,7 @@
 """Benchmark hexforge as the user feels it: whole `hexforge ...` processes, beside baselines in the same run.
 
     python bench/bench_cli.py [--game source/ardennes2] [--runs 5]        # the README's Speed table
-    python bench/bench_cli.py --rows check [--runs 5]                     # only the baselines, --help, check
+    python bench/bench_cli.py --rows check [--runs 5]                     # only those rows (or build, charts)
     python bench/bench_cli.py --scale [--times 1 4 16] [--runs 5]         # cost per unit at 1x, 4x, 16x
 
 Every figure is the median of --runs processes started as a shell starts them (the `hexforge`
@@ -49,7 +49,6 @@ def hexforge_cmd() -> list[str]:
 
 
 PACKAGES = ("compiler", "validator")
-ROW_GROUPS = ("check", "build", "charts")
 
 
 def source_copies(tmp: Path) -> dict[str, dict]:
@@ -140,7 +139,7 @@ def same_check_output(r: Runner, check: list[str], envs: dict, cwd: Path) -> Non
             raise SystemExit(f"hexforge check from the {kind} copy differs from this checkout's")
 
 
-def command_table(tree: Path, runs: int, rows_wanted: tuple[str, ...]) -> None:
+def command_table(tree: Path, runs: int, rows_wanted: tuple = ("check", "build", "charts")) -> None:
     hf = hexforge_cmd()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -163,7 +162,7 @@ def command_table(tree: Path, runs: int, rows_wanted: tuple[str, ...]) -> None:
         same_check_output(r, check, envs, tmp)
         src, pyc = envs["from source"], envs["bytecode"]
         empty_cache = lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True)  # noqa: E731
-        base = r.rounds([
+        base = {} if "check" not in rows_wanted else r.rounds([
             ("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"], None),
             ("python -c <CSafeLoader over the same files>", [sys.executable, "-c", FLOOR, *files], None),
             ("hexforge --help (from source)", hf + ["--help"], None, src),
@@ -172,12 +171,12 @@ def command_table(tree: Path, runs: int, rows_wanted: tuple[str, ...]) -> None:
             ("hexforge check (from source)", check, None, src),
             ("hexforge check (bytecode)", check, None, pyc),
         ], tmp)
-        bare, floor = list(base.values())[:2]
-        compared = {name: ((over, bare) if "--help" in name else (ratio, floor)) for name in list(base)[2:]}
+        compared = {}
+        if base:
+            bare, floor = list(base.values())[:2]
+            compared = {name: ((over, bare) if "--help" in name else (ratio, floor)) for name in list(base)[2:]}
         rows = [[name, *v, ""] for name, v in base.items()]
-        for cmd in ("build", "charts"):
-            if cmd not in rows_wanted:
-                continue
+        for cmd in [c for c in ("build", "charts") if c in rows_wanted]:
             argv = hf + [cmd, str(work)] + out
             timed = r.rounds([(f"hexforge {cmd} (cold)", argv, fresh_dir(tmp)),
                               (f"hexforge {cmd} (nothing changed)", argv, None),
@@ -191,8 +190,9 @@ def command_table(tree: Path, runs: int, rows_wanted: tuple[str, ...]) -> None:
             if row[0] in compared:
                 fmt, against = compared[row[0]]
                 row[4] = f"wall {fmt(row[1], against[0])}, CPU {fmt(row[2], against[1])}"
-        next(row for row in rows if row[0] == "hexforge check (from source)")[4] += \
-            f"; in-process {in_process_check(work, runs):.3f} s"
+        if base:
+            next(row for row in rows if row[0] == "hexforge check (from source)")[4] += \
+                f"; in-process {in_process_check(work, runs):.3f} s"
     print(f"tree: {tree}  ({len(files)} files), {runs} runs each, medians; command: {' '.join(hf)}")
     print("hexforge imported from copies of its packages: 'from source' compiles them at each start "
           "(no bytecode), 'bytecode' was compiled beforehand as pip install does")
@@ -245,9 +245,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--scale", action="store_true", help="time check/build/charts on 1x/4x/16x synthetic copies")
     ap.add_argument("--times", type=int, nargs="+", default=[1, 4, 16])
-    ap.add_argument("--rows", nargs="+", choices=ROW_GROUPS, default=list(ROW_GROUPS),
-                    help="the baselines, --help and check are always timed; build and charts only if named "
-                         "(`--rows check`: those alone)")
+    ap.add_argument("--rows", nargs="+", choices=["check", "build", "charts"], default=["check", "build", "charts"],
+                    help="which rows of the Speed table to measure (check: the baselines and check rows)")
     a = ap.parse_args()
     if a.scale:
         scale_table(a.times, a.runs)
