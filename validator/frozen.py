@@ -5,17 +5,20 @@ __setattr__, __delattr__) and compiles each one: for the model's classes that is
 `hexforge check` spends importing it. Compiling them in one batch would not help (compiling costs by the
 length of the source, not by the call). Here `dataclass` still reads the fields and makes the slots, so
 `dataclasses.fields`, `replace`, `asdict`, `is_dataclass` and `__match_args__` work as they did; only
-`__init__` is compiled (its signature is the fields'), as a loop rather than a line per field, and the
-other methods are closures over the field names. Each does what dataclasses' own does: the same repr
-text, equality and hash over the same tuple of field values, FrozenInstanceError on assignment,
-pickling by the same state, `__post_init__` called last.
+`__init__` is compiled (its signature is the fields'), as a loop rather than a line per field, once for
+all classes of as many fields (its parameters renamed after each class's), and the other methods are
+closures over the field names. Each does what dataclasses' own does: the same repr text, equality and
+hash over the same tuple of field values, FrozenInstanceError on assignment, pickling by the same
+state, `__post_init__` called last.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import MISSING, FrozenInstanceError
+from functools import lru_cache
 from operator import attrgetter
 from reprlib import recursive_repr
+from types import CodeType, FunctionType
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,33 +90,39 @@ def _values(names):
 
 def _init(cls, fields):
     """__init__ with the fields as parameters (their defaults its defaults), setting each slot in turn."""
-    params, factories, seen_default = [], {}, False
-    for f in fields:
+    defaults, factories = [], {}
+    for i, f in enumerate(fields):
         if f.default_factory is not MISSING:
-            factories[f.name] = f.default_factory
-            params.append(f"{f.name}=__FACTORY")
+            factories[i] = f.default_factory
+            defaults.append(_FACTORY)
         elif f.default is not MISSING:
-            params.append(f"{f.name}=__defaults[{f.name!r}]")
-        elif seen_default:
+            defaults.append(f.default)
+        elif defaults:
             raise TypeError(f"non-default argument {f.name!r} follows default argument")
-        else:
-            params.append(f.name)
-            continue
-        seen_default = True
-    # the function's own names start with __ so that no field name (`value`, `zip`, `self`) can shadow them
-    lines = [f" if {name} is __FACTORY: {name} = __factories[{name!r}]()" for name in factories]
-    values = "".join(f"{f.name}, " for f in fields)
-    lines.append(f" for __put, __value in __zip(__puts, ({values})): __put(__self, __value)")
-    if hasattr(cls, "__post_init__"):
-        lines.append(" __self.__post_init__()")
-    source = f"def __init__(__self, {', '.join(params)}):\n" + "\n".join(lines) + "\n"
+    code = _init_code(len(fields), tuple(factories), hasattr(cls, "__post_init__"))
+    code = code.replace(co_varnames=("__self", *(f.name for f in fields), *code.co_varnames[1 + len(fields):]),
+                        co_qualname=f"{cls.__qualname__}.__init__", co_filename=f"<frozen {cls.__qualname__}.__init__>")
     namespace = {"__FACTORY": _FACTORY, "__factories": factories, "__zip": zip,
-                 "__defaults": {f.name: f.default for f in fields},
                  "__puts": tuple(cls.__dict__[f.name].__set__ for f in fields)}
-    exec(compile(source, f"<frozen {cls.__qualname__}.__init__>", "exec"), namespace)
-    init = namespace["__init__"]
+    init = FunctionType(code, namespace, "__init__", tuple(defaults) or None)
     init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     return init
+
+
+@lru_cache(maxsize=None)
+def _init_code(arity: int, factories: tuple[int, ...], post_init: bool) -> CodeType:
+    """The code of an __init__ of `arity` fields, its parameters named _0, _1 ... until `_init` names them
+    after the fields: one compilation per shape of class, not per class (compiling is most of the cost).
+    Its own names start with __ so that no field name (`value`, `zip`, `self`) can shadow them."""
+    params = [f"_{i}" for i in range(arity)]
+    lines = [f" if _{i} is __FACTORY: _{i} = __factories[{i}]()" for i in factories]
+    lines.append(f" for __put, __value in __zip(__puts, ({''.join(p + ', ' for p in params)})): __put(__self, __value)")
+    if post_init:
+        lines.append(" __self.__post_init__()")
+    namespace: dict = {}
+    exec(compile(f"def __init__(__self{''.join(', ' + p for p in params)}):\n" + "\n".join(lines) + "\n",
+                 "<frozen __init__>", "exec"), namespace)
+    return namespace["__init__"].__code__
 
 
 def _repr(names):
