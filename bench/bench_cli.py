@@ -1,6 +1,7 @@
 """Benchmark hexforge as the user feels it: whole `hexforge ...` processes, beside baselines in the same run.
 
     python bench/bench_cli.py [--game source/ardennes2] [--runs 5]        # the README's Speed table
+    python bench/bench_cli.py --rows check [--runs 5]                     # only those rows (or build, charts)
     python bench/bench_cli.py --scale [--times 1 4 16] [--runs 5]         # cost per unit at 1x, 4x, 16x
 
 Every figure is the median of --runs processes started as a shell starts them (the `hexforge`
@@ -14,10 +15,16 @@ work, CPU time is the steadier figure, wall time what the user waits. The valida
 unit's factors in a temp copy of the tree before each run. Rows compared with each other run
 interleaved, round by round. The in-process figure times the same check inside this process (warm
 imports), for comparison with earlier figures only.
+
+hexforge's own modules are imported two ways, from copies of compiler/ and validator/ in a temp dir:
+"from source" (no __pycache__, PYTHONDONTWRITEBYTECODE=1: every start compiles them, as a run from a
+checkout does on this machine) and "bytecode" (compiled beforehand with compileall, as `pip install`
+leaves an installed package). Rows without either label (build, charts) import this checkout as it is.
 """
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -25,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 from common import ROOT, largest_tree, process_usage  # noqa: E402  (puts the repository on sys.path)
 
@@ -40,27 +48,48 @@ def hexforge_cmd() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "compiler.cli"]
 
 
+PACKAGES = ("compiler", "validator")
+
+
+def source_copies(tmp: Path) -> dict[str, dict]:
+    """Environments importing hexforge from copies of its packages: "from source" (no bytecode, none
+    written) and "bytecode" (every module compiled first, as pip compiles an installed package)."""
+    envs = {}
+    for kind in ("from source", "bytecode"):
+        where = tmp / kind.replace(" ", "-")
+        for pkg in PACKAGES:
+            shutil.copytree(ROOT / pkg, where / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        env = {"PYTHONPATH": str(where)}
+        if kind == "bytecode":
+            if not all(compileall.compile_dir(where / pkg, quiet=1) for pkg in PACKAGES):
+                raise SystemExit(f"compileall failed in {where}")
+        else:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        envs[kind] = env
+    return envs
+
+
 class Runner:
     def __init__(self, runs: int, cache_dir: Path):
         self.runs = runs
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "HEXFORGE_CACHE_DIR": str(cache_dir)}
         self.env.pop("SOURCE_DATE_EPOCH", None)
 
-    def once(self, argv: list[str], cwd: Path) -> tuple[float, float, float]:
-        """(wall seconds, CPU seconds, peak MB) of one process."""
-        wall, cpu, kib = process_usage(argv, cwd=cwd, env=self.env)
+    def once(self, argv: list[str], cwd: Path, env: Optional[dict] = None) -> tuple[float, float, float]:
+        """(wall seconds, CPU seconds, peak MB) of one process; `env` overrides some variables."""
+        wall, cpu, kib = process_usage(argv, cwd=cwd, env={**self.env, **(env or {})})
         return wall, cpu, kib / 1024
 
     def rounds(self, steps: list, cwd: Path) -> dict:
-        """Run every (name, argv, before) step in turn, --runs rounds over: each step's median wall and
-        CPU seconds and largest peak MB. Interleaved, so that a baseline and what it is compared
+        """Run every (name, argv, before[, env]) step in turn, --runs rounds over: each step's median wall
+        and CPU seconds and largest peak MB. Interleaved, so that a baseline and what it is compared
         with see the same machine; `before(i)`, if given, prepares round i of its step, untimed."""
-        seen: dict = {name: ([], [], []) for name, _, _ in steps}
+        seen: dict = {step[0]: ([], [], []) for step in steps}
         for i in range(self.runs):
-            for name, argv, before in steps:
+            for name, argv, before, *env in steps:
                 if before:
                     before(i)
-                for acc, v in zip(seen[name], self.once(argv, cwd)):
+                for acc, v in zip(seen[name], self.once(argv, cwd, *env)):
                     acc.append(v)
         return {name: (statistics.median(w), statistics.median(c), max(m)) for name, (w, c, m) in seen.items()}
 
@@ -99,11 +128,23 @@ def in_process_check(tree: Path, runs: int) -> float:
     return statistics.median(ts)
 
 
-def command_table(tree: Path, runs: int) -> None:
+def same_check_output(r: Runner, check: list[str], envs: dict, cwd: Path) -> None:
+    """The copies check as this checkout does (same output, same status), or the bench stops."""
+    import subprocess
+    outs = {kind: subprocess.run(check, cwd=cwd, env={**r.env, **env}, capture_output=True)
+            for kind, env in {"checkout": {}, **envs}.items()}
+    first = outs["checkout"]
+    for kind, out in outs.items():
+        if (out.returncode, out.stdout) != (first.returncode, first.stdout):
+            raise SystemExit(f"hexforge check from the {kind} copy differs from this checkout's")
+
+
+def command_table(tree: Path, runs: int, rows_wanted: tuple = ("check", "build", "charts")) -> None:
     hf = hexforge_cmd()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         r = Runner(runs, tmp / "validator-cache")
+        envs = source_copies(tmp)
         work = tmp / "tree"
         shutil.copytree(tree, work)
         files = [str(work / f) for f in find_files(work)]
@@ -118,19 +159,24 @@ def command_table(tree: Path, runs: int) -> None:
             return f"+{x - y:.3f} s over bare"
 
         check = hf + ["check", str(work)]
-        base = r.rounds([
+        same_check_output(r, check, envs, tmp)
+        src, pyc = envs["from source"], envs["bytecode"]
+        empty_cache = lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True)  # noqa: E731
+        base = {} if "check" not in rows_wanted else r.rounds([
             ("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"], None),
             ("python -c <CSafeLoader over the same files>", [sys.executable, "-c", FLOOR, *files], None),
-            ("hexforge --help", hf + ["--help"], None),
-            ("hexforge check (empty validator cache)", check,
-             lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True)),
-            ("hexforge check", check, None),
+            ("hexforge --help (from source)", hf + ["--help"], None, src),
+            ("hexforge --help (bytecode)", hf + ["--help"], None, pyc),
+            ("hexforge check (from source, empty cache)", check, empty_cache, src),
+            ("hexforge check (from source)", check, None, src),
+            ("hexforge check (bytecode)", check, None, pyc),
         ], tmp)
-        bare, floor = list(base.values())[:2]
-        compared = {"hexforge --help": (over, bare), "hexforge check (empty validator cache)": (ratio, floor),
-                    "hexforge check": (ratio, floor)}
+        compared = {}
+        if base:
+            bare, floor = list(base.values())[:2]
+            compared = {name: ((over, bare) if "--help" in name else (ratio, floor)) for name in list(base)[2:]}
         rows = [[name, *v, ""] for name, v in base.items()]
-        for cmd in ("build", "charts"):
+        for cmd in [c for c in ("build", "charts") if c in rows_wanted]:
             argv = hf + [cmd, str(work)] + out
             timed = r.rounds([(f"hexforge {cmd} (cold)", argv, fresh_dir(tmp)),
                               (f"hexforge {cmd} (nothing changed)", argv, None),
@@ -144,9 +190,12 @@ def command_table(tree: Path, runs: int) -> None:
             if row[0] in compared:
                 fmt, against = compared[row[0]]
                 row[4] = f"wall {fmt(row[1], against[0])}, CPU {fmt(row[2], against[1])}"
-        next(row for row in rows if row[0] == "hexforge check")[4] += \
-            f"; in-process {in_process_check(work, runs):.3f} s"
+        if base:
+            next(row for row in rows if row[0] == "hexforge check (from source)")[4] += \
+                f"; in-process {in_process_check(work, runs):.3f} s"
     print(f"tree: {tree}  ({len(files)} files), {runs} runs each, medians; command: {' '.join(hf)}")
+    print("hexforge imported from copies of its packages: 'from source' compiles them at each start "
+          "(no bytecode), 'bytecode' was compiled beforehand as pip install does")
     print(f"{'what':<44} {'wall s':>7} {'CPU s':>7} {'peak MB':>7}  compared")
     for name, wall, cpu, mb, text in rows:
         print(f"{name:<44} {wall:>7.3f} {cpu:>7.3f} {mb:>7.0f}  {text}")
@@ -196,11 +245,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--scale", action="store_true", help="time check/build/charts on 1x/4x/16x synthetic copies")
     ap.add_argument("--times", type=int, nargs="+", default=[1, 4, 16])
+    ap.add_argument("--rows", nargs="+", choices=["check", "build", "charts"], default=["check", "build", "charts"],
+                    help="which rows of the Speed table to measure (check: the baselines and check rows)")
     a = ap.parse_args()
     if a.scale:
         scale_table(a.times, a.runs)
     else:
-        command_table((a.game or largest_tree()).resolve(), a.runs)
+        command_table((a.game or largest_tree()).resolve(), a.runs, tuple(a.rows))
 
 
 if __name__ == "__main__":

@@ -7,16 +7,18 @@ referee's rules) or, for findings made while reading files, in this module's `RE
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Literal
+
+from .frozen import frozen
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 KINDS = ("read", "check", "audit")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Code:
+    """A declared diagnostic code (`declare`): its name, severity, help line and kind."""
     code: str
     name: str
     severity: Severity

@@ -16,7 +16,6 @@ import marshal
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -71,6 +70,7 @@ def _read(path: Path):
 
 def _write(path: Path, code) -> None:
     """Write whole or not at all; a cache that cannot be written is skipped silently."""
+    import tempfile  # only a cache miss writes: with shutil and random it costs a start-up 6 ms
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)

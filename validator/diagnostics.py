@@ -6,13 +6,15 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from .codes import SEVERITIES, Severity
+from .frozen import frozen
 from .model import Loc
 
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Diagnostic:
+    """One finding as reported: its stable code and severity, what and where, and how to fix it."""
     code: str
     severity: Severity
     message: str

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Optional
 
+from .frozen import frozen
+
 SCHEMES = ("letters", "column-row", "map-column.row")
 SQRT3 = 3 ** 0.5
 ORIENTATIONS = ("columns", "rows")
@@ -28,8 +30,9 @@ class Hex(NamedTuple):
     row: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Board:
+    """One map board: its column and row ranges (inclusive) and its offset in the joined play surface."""
     id: str
     columns: tuple[int, int]          # inclusive
     rows: tuple[int, int]             # inclusive
@@ -215,8 +218,12 @@ class Grid:
         return c, r
 
     def cube(self, hex_id: str) -> Optional[tuple[int, int, int]]:
+        known = self._cache.setdefault("cubes", {})   # distances ask for the same hexes again and again
+        if hex_id in known:
+            return known[hex_id]
         h = self.parse(hex_id)
-        return None if h is None else self._to_cube(*self.surface(h))
+        known[hex_id] = c = None if h is None else self._to_cube(*self.surface(h))
+        return c
 
     def at_surface(self, c: int, r: int) -> Optional[str]:
         """The hex ID at a play-surface position (first board that holds it), or None off the maps."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from functools import lru_cache
 from pathlib import Path as FsPath
 from typing import Optional
 
@@ -187,10 +188,15 @@ def parse_factors(printed: Optional[str], names: tuple[str, ...]) -> Optional[Fa
     """Read "3-5-10" / "[9]-1-16" / "2-7" by the game's factor names; unreadable parts stay None."""
     if printed is None:
         return None
-    parts = str(printed).split("-")
+    values, bracketed = _read_factors(str(printed), tuple(names))
+    return Factors(str(printed), dict(values), bracketed)  # each unit its own dict
+
+
+@lru_cache(maxsize=1024)  # a game prints a few dozen factor strings over hundreds of counters
+def _read_factors(printed: str, names: tuple[str, ...]) -> tuple[tuple[tuple[str, Optional[int]], ...], bool]:
     values: dict = {}
     bracketed = False
-    for i, part in enumerate(parts):
+    for i, part in enumerate(printed.split("-")):
         m = _FACTOR_TOKEN.fullmatch(part.strip())
         val = None
         if m:
@@ -201,7 +207,7 @@ def parse_factors(printed: Optional[str], names: tuple[str, ...]) -> Optional[Fa
                 val = int(m.group(2) or m.group(3))
         if i < len(names):
             values[names[i]] = val
-    return Factors(str(printed), values, bracketed)
+    return tuple(values.items()), bracketed
 
 
 _ROLL_SPLIT = re.compile(r"\s*(?:,|\bor\b|&)\s*")

@@ -6,14 +6,15 @@ Values stay as printed (strings) where the rulebook prints them; parsed numbers 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Optional
 
+from .frozen import frozen
 from .hexgrid import Grid
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Loc:
     """Where a value was read: file relative to the game tree, 1-based line and column."""
     file: str
@@ -27,8 +28,9 @@ class Loc:
 NOWHERE = Loc("")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Nationality:
+    """A nationality of a side (game.yaml sides[].nationalities[]): its counters' colours."""
     id: str
     name: str
     side: str
@@ -37,16 +39,18 @@ class Nationality:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Side:
+    """One side of the game and its nationalities (game.yaml sides[])."""
     id: str
     name: str
     nationalities: tuple[Nationality, ...]
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Turn:
+    """One box of the turn track (game.yaml turns[]), in track order."""
     id: str                 # as printed: "16 AM", "1"
     index: int              # 0-based position on the track
     date: Optional[str]     # ISO date where printed
@@ -54,7 +58,7 @@ class Turn:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OneAtATime:
     """Units move one at a time (`rule`); `move_ends`: the rules say a unit's move is over once another
     unit starts moving; `stacks_together`: a stack may move as one (else each unit moves individually)."""
@@ -64,7 +68,7 @@ class OneAtATime:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NotIfMovedIn:
     """Units that moved in any of `phases` (ids, earlier in the same turn) may not move in this phase."""
     phases: tuple[str, ...]
@@ -72,8 +76,9 @@ class NotIfMovedIn:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Phase:
+    """One phase of the sequence of play (game.yaml sequence_of_play[]): whose, what moves, whether combat happens."""
     id: str
     name: str
     side: Optional[str]
@@ -85,14 +90,15 @@ class Phase:
     not_if_moved_in: Optional[NotIfMovedIn] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Dice:
+    """A die the rules roll (game.yaml dice[]): `count` dice of `sides` sides, summed."""
     name: str
     count: int
     sides: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Gap:
     """Data the rulebook refers to but does not print."""
     id: str
@@ -103,7 +109,7 @@ class Gap:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Assumption:
     """A value marked `provenance: inferred|assumed` somewhere in the tree."""
     what: str
@@ -112,7 +118,7 @@ class Assumption:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StackingRule:
     """How many counters a hex holds (game.yaml rules.stacking)."""
     limit: Optional[int]                      # None = not printed
@@ -122,7 +128,7 @@ class StackingRule:
     penalty: Optional[str] = None             # a state an over-stack takes instead of being illegal (dg)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MixingRule:
     """Who may stack with whom (game.yaml rules.mixing[])."""
     kind: str                                 # nationalities-apart | divisional-integrity
@@ -134,7 +140,7 @@ class MixingRule:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ZocRule:
     """Zones of control (game.yaml rules.zoc). The bond fields apply to model `bonds` only."""
     model: Optional[str]                      # standard | bonds | none; None = not printed
@@ -147,7 +153,7 @@ class ZocRule:
     blocked_by: tuple[str, ...] = ()          # hexside features a ZOC does not extend across
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CombatRule:
     """How combat is resolved (game.yaml rules.combat)."""
     method: Optional[str]                     # odds | differential
@@ -156,8 +162,9 @@ class CombatRule:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Rules:
+    """The game's rule parameters (game.yaml rules): stacking, mixing, ZOC, combat, movement classes."""
     stacking_limit: Optional[int]
     stacking_counts: str                      # units | steps
     stacking_rule: Optional[str]
@@ -177,31 +184,35 @@ class Rules:
     one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HexTerrain:
+    """The terrain of one hex (terrain.yaml hexes)."""
     hex: str
     terrain: tuple[str, ...]
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Hexside:
+    """A hexside feature between two hexes (terrain.yaml hexsides[]): a river, a bridge ..."""
     between: tuple[str, str]
     feature: str
     rule: Optional[str]
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Path:
+    """A path feature along a chain of hexes (terrain.yaml paths[]): a road, a railway ..."""
     feature: str
     hexes: tuple[str, ...]
     rule: Optional[str]
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Terrain:
+    """The map's terrain (terrain.yaml): the default, each hex's, the hexside and path features."""
     default: Optional[str]                    # None = unknown (not printed)
     hexes: tuple[HexTerrain, ...]
     hexsides: tuple[Hexside, ...]
@@ -209,8 +220,9 @@ class Terrain:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Place:
+    """A named place on the map (places.yaml places[]): a town, a city, with its hexes."""
     id: str
     name: str
     hexes: tuple[str, ...]
@@ -219,8 +231,9 @@ class Place:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VictoryHex:
+    """A hex or place worth victory points (places.yaml victory[])."""
     hex: Optional[str]
     place: Optional[str]
     value: Optional[int]
@@ -229,8 +242,9 @@ class VictoryHex:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Area:
+    """A named group of hexes where units enter or deploy (places.yaml areas[])."""
     id: str
     kind: str                                 # entry | deployment
     name: Optional[str]
@@ -239,8 +253,9 @@ class Area:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MapFeature:
+    """A marker printed on the map (places.yaml features[], or a scenario's): a fort, a blown bridge ..."""
     kind: str                                 # fort | blown-bridge | fuel-dump | improved-position ...
     hex: str
     side: Optional[str]
@@ -249,8 +264,9 @@ class MapFeature:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SupplySource:
+    """A supply source of one side (places.yaml supply_sources[]): a hex, or the rules' text."""
     side: str
     hex: Optional[str]
     text: Optional[str]
@@ -258,8 +274,9 @@ class SupplySource:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Places:
+    """Everything places.yaml names on the map."""
     places: tuple[Place, ...]
     victory: tuple[VictoryHex, ...]
     areas: tuple[Area, ...]
@@ -270,7 +287,7 @@ class Places:
 COST_KINDS = ("mp", "added", "prohibited", "code")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Cost:
     """One TEC movement cell, read: a number of MP, or a code the TEC's notes explain.
 
@@ -294,8 +311,9 @@ class Cost:
         return self.kind == "prohibited"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TerrainType:
+    """One row of the terrain effects chart (tec.yaml terrain[]): its movement cells as printed and read."""
     id: str
     name: str
     kind: str                                 # hex | hexside | path | other
@@ -308,8 +326,9 @@ class TerrainType:
     cancels: tuple[str, ...] = ()             # terrain ids this feature removes where both are present (bridge: river)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TEC:
+    """The terrain effects chart (tec.yaml): its movement classes, rows and notes."""
     movement_classes: tuple[str, ...]
     terrain: tuple[TerrainType, ...]
     notes: dict
@@ -322,15 +341,16 @@ class TEC:
         return list(dict.fromkeys(k for t in self.terrain for k in t.other))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TableRow:
+    """One row of a table (tables.yaml rows[]): the roll as printed and read, one result per column."""
     roll: str                                 # as printed: "2 or 3", "-1", "1-3"
     rolls: tuple[int, ...]                    # parsed; () if unreadable
     results: tuple[str, ...]
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SideEffect:
     """What a combat result does to one side, as the key prints it. Numbers are a count or "#" (the
     number printed with the result, as in "DR2")."""
@@ -342,7 +362,7 @@ class SideEffect:
     blocked: Optional[str] = None             # a retreat that cannot be made: eliminated | deplete | unknown
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ResultEffect:
     """The structured effect of a result code; `designated` is the side the code before it names ("D1r1")."""
     rule: Optional[str]
@@ -351,15 +371,16 @@ class ResultEffect:
     designated: Optional[SideEffect] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ResultCode:
+    """A result code of a table's key (tables.yaml key[]): what it means, as text and as data."""
     code: str
     meaning: str
     loc: Loc = NOWHERE
     effect: Optional[ResultEffect] = None     # None = effect unknown (only the meaning text is in the tree)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DrmCondition:
     """A DRM's condition as data (tables.yaml `if:`): every part given must hold; () / None = not part of it."""
     attacker_type: tuple[str, ...] = ()       # at least one attacking unit is of one of these types
@@ -369,8 +390,9 @@ class DrmCondition:
     across: tuple[str, ...] = ()              # every attacking unit attacks across one of these hexside features
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DRM:
+    """A die-roll modifier of a table (tables.yaml drm[]): its value and when it applies."""
     value: int
     when: str
     rule: Optional[str]
@@ -379,7 +401,7 @@ class DRM:
     condition: Optional[DrmCondition] = None  # `if:` as data; None = only the `when` text (may or may not apply)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TableStrengths:
     """How a combat table's column is entered: the factor names summed for attack and defense, and whether
     those printed factors fix it (`complete`: no support fire, halving or other modifier the tree lacks)."""
@@ -389,7 +411,7 @@ class TableStrengths:
     rule: Optional[str] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TableClamp:
     """What a combat outside the printed columns uses: the "lowest"/"highest" column, "prohibited" (no such
     attack may be made) or "unknown" (the tree does not say)."""
@@ -401,7 +423,7 @@ class TableClamp:
     shift_rule: Optional[str] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AfterCombat:
     """How the referee may judge retreats and advances after a battle (tables.yaml `after_combat`)."""
     retreat: Optional[str] = None             # exactly | at_most: a unit retreating N ends that far from its hex
@@ -412,8 +434,9 @@ class AfterCombat:
     advance_hexes: Optional[int] = None       # an advance into a vacated hex after any result, this far at most
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Table:
+    """A printed table (tables.yaml tables[]): a combat results table or another roll table."""
     id: str
     name: str
     kind: str                                 # combat | other
@@ -450,7 +473,7 @@ class Table:
         return self.die.count, self.die.count * self.die.sides
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Factors:
     """A factor string as printed ("3-5-10", "[9]-1-16") and what it reads as."""
     printed: str
@@ -461,8 +484,9 @@ class Factors:
         return self.values.get(name)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Formation:
+    """A formation of units (counters.yaml formations[]): a division, a corps ..."""
     id: str
     name: str
     side: str
@@ -470,8 +494,9 @@ class Formation:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Unit:
+    """A kind of unit counter (counters.yaml units[]): its designation, type, size and factors as printed."""
     id: str
     name: str                                 # designation as printed
     label: Optional[str]
@@ -491,8 +516,9 @@ class Unit:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Marker:
+    """A kind of marker counter (counters.yaml markers[])."""
     id: str
     name: str
     count: Optional[int]
@@ -501,7 +527,7 @@ class Marker:
     states: tuple[str, ...] = ()              # unit states this marker shows ("improved-position" -> fort)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Location:
     """Where a set-up or arrival goes: exactly one of the fields is set."""
     hex: Optional[str] = None
@@ -544,7 +570,7 @@ class Location:
         return "?"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Placement:
     """One unit line in a set-up, arrival or removal."""
     unit: str                                 # unit id
@@ -556,7 +582,7 @@ class Placement:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Deployment:
     """A group the rules place by area or hexes without listing its units (Bulge 47.3: 'Units A ...')."""
     side: str
@@ -568,8 +594,9 @@ class Deployment:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SetupGroup:
+    """One line of a scenario's set-up: a side's units placed at one location."""
     side: str
     formation: Optional[str]
     location: Location
@@ -578,8 +605,9 @@ class SetupGroup:
     gap: Optional[str] = None                 # a declared gap: the line's units are not printed
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Arrival:
+    """Units arriving as reinforcements in one turn, where they enter."""
     entry: Location
     formation: Optional[str]
     units: tuple[Placement, ...]
@@ -588,16 +616,18 @@ class Arrival:
     gap: Optional[str] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Removal:
+    """Units withdrawn from play in one turn (all of a formation but `except_`, or those listed)."""
     units: tuple[Placement, ...]
     formation: Optional[str]
     except_: tuple[Placement, ...]
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnBlock:
+    """One turn of an order of arrival: the arrivals and removals printed under its heading."""
     turn: str                                 # turn id as printed in the heading
     printed: Optional[str]
     arrivals: tuple[Arrival, ...]
@@ -605,8 +635,9 @@ class TurnBlock:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OrderOfArrival:
+    """One side's reinforcements and withdrawals by turn (orders-of-arrival.yaml, or a scenario's)."""
     side: str
     rule: Optional[str]
     turns: tuple[TurnBlock, ...]
@@ -614,8 +645,9 @@ class OrderOfArrival:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Box:
+    """A rectangle of hexes of one board (or of any board) that a scenario plays on."""
     board: Optional[str]
     columns: tuple[Optional[int], Optional[int]]
     rows: tuple[Optional[int], Optional[int]]
@@ -630,8 +662,9 @@ class Box:
                 and (self.rows[1] is None or row <= self.rows[1]))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Scenario:
+    """One scenario (scenarios/*.yaml): its boards, turns, set-up, reinforcements and victory conditions."""
     id: str
     name: str
     rule: Optional[str]
@@ -652,8 +685,9 @@ class Scenario:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Patch:
+    """One change an erratum makes to the data (errata/*.yaml items[].patches[])."""
     op: str
     file: str
     path: tuple
@@ -663,8 +697,9 @@ class Patch:
     loc: Loc = NOWHERE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ErratumItem:
+    """One erratum: the published wording and the patches that apply it to the data."""
     id: str
     section: Optional[str]
     wording: str
@@ -673,8 +708,9 @@ class ErratumItem:
     acknowledged: Optional[str] = None        # why the tree knows this erratum does not apply
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Errata:
+    """One errata document (errata/*.yaml): the publisher's, or the tree's editorial corrections."""
     id: str
     title: str
     source: Optional[str]
@@ -684,8 +720,9 @@ class Errata:
     kind: str = "official"                    # official (the publisher's) | editorial (the tree's editors')
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Game:
+    """A whole game tree, read and checked: everything downstream (checks, module, charts, audit) reads this."""
     id: str
     title: str
     publisher: Optional[str]

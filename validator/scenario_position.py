@@ -23,13 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from .frozen import frozen
 from .locations import in_play, location_hexes
 from .model import Arrival, Game, Location, Placement, Scenario, SetupGroup
 from .position import Counter, Position, Where
 from .stacking import may_join
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HoldingBox:
     """An off-map box: a side's set-up box (turn None) or the box for one turn's arrivals at one entry."""
     side: str
@@ -37,7 +38,7 @@ class HoldingBox:
     label: str                                # "Set-up: area A", "Area A", "0110"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Line:
     """The printed line a counter comes from."""
     group: Union[SetupGroup, Arrival]
@@ -46,7 +47,7 @@ class Line:
     turn: Optional[str] = None                # the arrival turn; None for the set-up
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Choice:
     """Where the placer put a counter whose location is not a single hex."""
     piece: str

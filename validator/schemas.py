@@ -434,11 +434,29 @@ def fast_validator(kind: str):
 
 
 def fast_schema(kind: str) -> dict:
-    """The schema as fastjsonschema compiles it."""
+    """The schema as fastjsonschema compiles it: the same documents pass it as pass `schema(kind)`."""
     s = dict(schema(kind))
     s["$schema"] = "http://json-schema.org/draft-07/schema#"  # the keywords used mean the same there
     del s["$id"]  # refs stay inside this document: nothing is ever fetched
+    s["$defs"] = {name: _one_location_fast(d) if name in ("location", "location_fields") else d
+                  for name, d in s["$defs"].items()}
     return s
+
+
+_ONE_LOCATION = [{"required": [k]} for k in LOCATION_KEYS]
+
+
+def _one_location_fast(d: dict) -> dict:
+    """"Exactly one of LOCATION_KEYS" without `oneOf`, which fastjsonschema checks by raising and catching
+    an exception for each key that is absent (five per location, a third of a scenario's validation):
+    an object (`required` holds vacuously for anything else, so the oneOf fails there), at least one key
+    (`anyOf` stops at the first present: hex, the most common, first) and, for the key present, none of
+    the others (`dependencies`, no exception). tests/test_fast_schema.py compares the two on every key set."""
+    if d.get("oneOf") != _ONE_LOCATION:
+        return d
+    rest = {k: v for k, v in d.items() if k != "oneOf"}
+    return {**rest, "type": "object", "anyOf": _ONE_LOCATION,
+            "dependencies": {k: {"properties": {o: False for o in LOCATION_KEYS if o != k}} for k in LOCATION_KEYS}}
 
 
 def validate(kind: str, data, file: str) -> Iterator[tuple[str, Loc, str]]:

@@ -7,17 +7,18 @@ call them on any replayed position. Markers never count.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
+from .frozen import frozen
 from .model import Game, MixingRule, TerrainType
 from .position import Counter, Position, Where
 
 _TRIAL = Where(hex="trial")                    # where `may_join` stands a trial stack
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Overstack:
+    """One side's stack in `hex` over the stacking limit: `size` in the game's stacking measure."""
     hex: str
     side: Optional[str]
     size: int                                 # in the game's stacking measure (units or steps)
@@ -25,7 +26,7 @@ class Overstack:
     counters: tuple[Counter, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Mixed:
     """Counters that may not share `hex`: `what` are the sides, nationalities or formations involved."""
     hex: str
@@ -33,8 +34,9 @@ class Mixed:
     counters: tuple[Counter, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Prohibited:
+    """A counter standing in terrain the TEC prohibits to its movement class."""
     hex: str
     counter: Counter
     terrain: TerrainType

@@ -127,7 +127,7 @@ def _text(node) -> str:
 def _scalar(node):
     tag = node.tag
     if tag == _STR:
-        return _text(node)
+        return node.value if node.style != '"' else _text(node)  # most scalars: no call for plain text
     if tag == _INT:
         return _SCALARS.construct_yaml_int(node)
     if tag == _FLOAT:

@@ -7,18 +7,19 @@ Codes are stable: never reuse a retired one.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Optional
 
 from ..codes import SEVERITIES, Severity, declare
 from ..diagnostics import Diagnostic
+from ..frozen import frozen
 from ..locations import in_play
 from ..model import Game, Loc
 from ..scenario_position import ScenarioPosition, position_of_scenario
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finding:
+    """What a check found: where, what, the hexes and units involved; `help` and `severity` override the check's."""
     loc: Loc
     message: str
     hexes: tuple[str, ...] = ()
@@ -31,8 +32,9 @@ class Finding:
             raise ValueError(f"severity {self.severity!r} is not one of {SEVERITIES}")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Check:
+    """A registered tree check (`@check`): its code, name, default severity, help line and function."""
     code: str
     name: str
     severity: Severity

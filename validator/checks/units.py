@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 from . import Finding, check
 
@@ -225,6 +226,7 @@ def unit_never_used(ctx):
 _FACTORS_HEAD = re.compile(r"^\s*(?:\d+\s*[×x]\s*)?(\S+)\s*(.*)$")
 
 
+@lru_cache(maxsize=4096)  # a unit's name is read once per line that lists it
 def _split_printed(printed: str):
     """'3-5-10 Inf Bn(+) (A/9)' -> ('3-5-10', 'Inf Bn(+) (A/9)')."""
     m = _FACTORS_HEAD.match(printed)
@@ -238,6 +240,7 @@ def _norm(s: str) -> str:
 _LAST_GROUP = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 
 
+@lru_cache(maxsize=4096)
 def _designation(text: str) -> tuple[str, frozenset]:
     """'Inf Bn(+) (A/26, B/26)' -> ('inf bn(+)', {'a/26', 'b/26'}): the kind and the printed IDs."""
     t = _norm(text)
