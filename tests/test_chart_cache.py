@@ -136,7 +136,8 @@ def test_a_failed_run_keeps_the_previous_cache(tmp_path, draws, monkeypatch):
 
     def broken(*a, **k):
         raise RuntimeError("disk full")
-    monkeypatch.setattr("compiler.charts.aids.build_tables", broken)
+    # the tables do not show units (kept); the sheet's preview is made again, after its new faces
+    monkeypatch.setattr("compiler.charts.build.render_preview", broken)
     with pytest.raises(RuntimeError):
         build_charts(_with_factors(g, UNIT, "4-5-10", "2-4-10"), out)
     assert Cache(out / ".cache").keys() == keys
