@@ -1,6 +1,7 @@
 """Benchmark hexforge as the user feels it: whole `hexforge ...` processes, beside baselines in the same run.
 
     python bench/bench_cli.py [--game source/ardennes2] [--runs 5]        # the README's Speed table
+    python bench/bench_cli.py --rows charts build                         # only those rows
     python bench/bench_cli.py --scale [--times 1 4 16] [--runs 5]         # cost per unit at 1x, 4x, 16x
 
 Every figure is the median of --runs processes started as a shell starts them (the `hexforge`
@@ -99,7 +100,7 @@ def in_process_check(tree: Path, runs: int) -> float:
     return statistics.median(ts)
 
 
-def command_table(tree: Path, runs: int) -> None:
+def command_table(tree: Path, runs: int, rows_wanted: tuple = ("check", "build", "charts")) -> None:
     hf = hexforge_cmd()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -118,7 +119,7 @@ def command_table(tree: Path, runs: int) -> None:
             return f"+{x - y:.3f} s over bare"
 
         check = hf + ["check", str(work)]
-        base = r.rounds([
+        base = {} if "check" not in rows_wanted else r.rounds([
             ("python -c pass (bare interpreter)", [sys.executable, "-c", "pass"], None),
             ("python -c <CSafeLoader over the same files>", [sys.executable, "-c", FLOOR, *files], None),
             ("hexforge --help", hf + ["--help"], None),
@@ -126,11 +127,13 @@ def command_table(tree: Path, runs: int) -> None:
              lambda _: shutil.rmtree(tmp / "validator-cache", ignore_errors=True)),
             ("hexforge check", check, None),
         ], tmp)
-        bare, floor = list(base.values())[:2]
-        compared = {"hexforge --help": (over, bare), "hexforge check (empty validator cache)": (ratio, floor),
-                    "hexforge check": (ratio, floor)}
+        compared = {}
+        if base:
+            bare, floor = list(base.values())[:2]
+            compared = {"hexforge --help": (over, bare), "hexforge check (empty validator cache)": (ratio, floor),
+                        "hexforge check": (ratio, floor)}
         rows = [[name, *v, ""] for name, v in base.items()]
-        for cmd in ("build", "charts"):
+        for cmd in [c for c in ("build", "charts") if c in rows_wanted]:
             argv = hf + [cmd, str(work)] + out
             timed = r.rounds([(f"hexforge {cmd} (cold)", argv, fresh_dir(tmp)),
                               (f"hexforge {cmd} (nothing changed)", argv, None),
@@ -144,8 +147,9 @@ def command_table(tree: Path, runs: int) -> None:
             if row[0] in compared:
                 fmt, against = compared[row[0]]
                 row[4] = f"wall {fmt(row[1], against[0])}, CPU {fmt(row[2], against[1])}"
-        next(row for row in rows if row[0] == "hexforge check")[4] += \
-            f"; in-process {in_process_check(work, runs):.3f} s"
+        if base:
+            next(row for row in rows if row[0] == "hexforge check")[4] += \
+                f"; in-process {in_process_check(work, runs):.3f} s"
     print(f"tree: {tree}  ({len(files)} files), {runs} runs each, medians; command: {' '.join(hf)}")
     print(f"{'what':<44} {'wall s':>7} {'CPU s':>7} {'peak MB':>7}  compared")
     for name, wall, cpu, mb, text in rows:
@@ -196,11 +200,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--scale", action="store_true", help="time check/build/charts on 1x/4x/16x synthetic copies")
     ap.add_argument("--times", type=int, nargs="+", default=[1, 4, 16])
+    ap.add_argument("--rows", nargs="+", choices=["check", "build", "charts"], default=["check", "build", "charts"],
+                    help="which rows of the Speed table to measure (check: the baselines and check rows)")
     a = ap.parse_args()
     if a.scale:
         scale_table(a.times, a.runs)
     else:
-        command_table((a.game or largest_tree()).resolve(), a.runs)
+        command_table((a.game or largest_tree()).resolve(), a.runs, tuple(a.rows))
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ PREVIEW_DPI = 110
 CACHE_DIR = ".cache"  # also holds the run stamp (compiler/stamp.py)
 MANIFEST = "charts.json"
 MANIFEST_FORMAT = 1
+MANIFEST_MAX_BYTES = 256 * 1024 * 1024   # a bigger one is not read: everything is drawn again
 COUNTER_SHEETS = "counter-sheets.pdf"
 
 
@@ -217,6 +218,8 @@ def _sha256(path: Path) -> str:
 def _read_manifest(path: Path) -> dict:
     """The previous run's manifest's files; {} if there is none or it is not one this code wrote."""
     try:
+        if path.stat().st_size > MANIFEST_MAX_BYTES:
+            return {}
         data = json.loads(path.read_text(encoding="utf-8"))
         files = data["files"] if data.get("format") == MANIFEST_FORMAT else {}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

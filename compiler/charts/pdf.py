@@ -124,7 +124,7 @@ def draw_flate_image(c, img: FlateImage, x: float, y: float, width: float, heigh
         obj = pdfdoc.PDFImageXObject(img.name)
         obj.width, obj.height, obj.bitsPerComponent = img.width, img.height, 8
         obj.colorSpace, obj._filters, obj.streamContent, obj.mask = "DeviceRGB", ("FlateDecode",), img.data, None
-        c._setXObjects(obj)
+        obj.XObjects = None   # an image has no resources (drawImage fills in the page's forms, unused)
         doc.Reference(obj, reg)
         doc.addForm(img.name, obj)
     c._currentPageHasImages = 1
