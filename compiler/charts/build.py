@@ -38,6 +38,7 @@ import hashlib
 import json
 import os
 import shutil
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
@@ -196,7 +197,7 @@ def _carried(entry: Optional[dict], key: str, old: Path, new: Path, same_reads) 
 def fixed_key(paper: str) -> str:
     """What every chart depends on besides the game: hexforge's own source and the versions of the
     libraries that shape the bytes (as the run stamp has them), the font files, reportlab's settings,
-    the paper and SOURCE_DATE_EPOCH."""
+    the zlib that compresses the streams, the paper and SOURCE_DATE_EPOCH."""
     from reportlab import rl_config
     from compiler.render.counters import FONT_DIR
     from compiler.stamp import toolchain_digest
@@ -204,7 +205,7 @@ def fixed_key(paper: str) -> str:
                       if not k.startswith("_") and isinstance(v, (str, int, float, bool, type(None))))
     fonts = sorted(Path(FONT_DIR).glob("*.ttf")) if FONT_DIR else []
     return cache_mod.key(MANIFEST_FORMAT, toolchain_digest(), cache_mod.files_fingerprint(fonts), settings,
-                         paper, os.environ.get("SOURCE_DATE_EPOCH", ""))
+                         zlib.ZLIB_RUNTIME_VERSION, paper, os.environ.get("SOURCE_DATE_EPOCH", ""))
 
 
 def _sha256(path: Path) -> str:

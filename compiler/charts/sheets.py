@@ -26,6 +26,7 @@ import dataclasses
 import functools
 import math
 import sys
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
@@ -200,11 +201,11 @@ def _art_value(x):
 @functools.lru_cache(maxsize=1)
 def _renderer_fingerprint() -> str:
     """The code that turns a unit into a face's pixels (and its bleed) and those into a PDF image
-    stream, and the library that draws them."""
+    stream, and the libraries that draw and compress them."""
     from compiler.render import counters as counters_mod, layout as layout_mod
     from . import pdf as pdf_mod
     return cache_mod.key(cache_mod.code_fingerprint([counters_mod, layout_mod, pdf_mod, sys.modules[__name__]]),
-                         PIL.__version__, FONT_DIR)
+                         PIL.__version__, FONT_DIR, zlib.ZLIB_RUNTIME_VERSION)
 
 
 class _Art:
