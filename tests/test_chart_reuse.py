@@ -81,6 +81,16 @@ def test_one_units_factors_change_redraws_its_sheet_and_the_one_set_up_card_it_i
     assert files(out)["counter-sheets.pdf"][1] != before["counter-sheets.pdf"][1]
 
 
+def test_a_unit_in_no_scenario_redraws_only_the_counter_sheets(bulge, tmp_path):
+    tree, out = bulge
+    before = files(out)
+    # 1/16 is named by rule 36.2 only: in no set-up, no reinforcements, no order of arrival
+    edit(tree, "counters.yaml", 'label: "1/16", side: allied, nationality: us, formation: us-1id, type: infantry, '
+         'size: rgt, factors: null,', 'label: "1/16", side: allied, nationality: us, formation: us-1id, type: infantry, '
+         'size: rgt, factors: "5-5-4",')
+    assert incremental_equals_cold(tree, out, tmp_path, before) == {"counter-sheets.pdf", "counter-sheet-1.png"}
+
+
 def test_a_crt_cell_change_redraws_the_tables_and_their_preview_and_nothing_else(bulge, tmp_path):
     tree, out = bulge
     before = files(out)
