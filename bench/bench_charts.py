@@ -10,7 +10,7 @@ Stages (medians of --runs runs in one process; the first, warm-up run is not cou
   aids           tables, TEC, turn track, orders of arrival
   setup cards    every scenario's card (hex plot + lists)
   previews       the two PNG previews
-  build_charts   the public entry point end to end
+  build_charts   the public entry point end to end, into a new folder (a cold set)
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from reportlab.pdfgen import canvas as rl_canvas  # noqa: E402
 
 from compiler.charts import aids, setup, sheets  # noqa: E402
 from compiler.charts.build import PREVIEW_DPI, build_charts  # noqa: E402
+from compiler.charts.pdf import draw_flate_image  # noqa: E402
 from compiler.charts.preview import render_preview  # noqa: E402
 from validator.loader import load_game  # noqa: E402
 
@@ -70,7 +71,7 @@ def main() -> None:
         for s in layout:
             for face in ("front", "back"):
                 for i, (_, _, p) in enumerate(s.cells):
-                    c.drawImage(pre.get(p, face), 20 + (i % 10) * 50, 20 + (i // 10) * 50, 50, 50)
+                    draw_flate_image(c, pre.get(p, face), 20 + (i % 10) * 50, 20 + (i // 10) * 50, 50, 50)
                 c.showPage()
         c.save()
 
@@ -92,7 +93,8 @@ def main() -> None:
                                               for i, sc in enumerate(game.scenarios)]),
                 "previews": timed(lambda: (render_preview(out / "counter-sheets.pdf", 0, out / "a.png", PREVIEW_DPI),
                                            render_preview(out / "tables.pdf", 0, out / "b.png", PREVIEW_DPI))),
-                "build_charts": timed(lambda: build_charts(game, out / "all", a.paper)),
+                # a new folder each run: a cold set (into the same one, every file would be carried)
+                "build_charts": timed(lambda: build_charts(game, out / f"all-{run}", a.paper)),
             }
             if run:  # run 0 warms caches (fonts, imports)
                 for k, v in t.items():

@@ -61,6 +61,10 @@ class Cache:
         """The entries on disk (as of the last commit)."""
         return set(self._index)
 
+    def keep_all(self) -> None:
+        """Count every entry on disk as used by this run (the output they made is carried as it is)."""
+        self.used.update(self._index)
+
     def _old(self, name: str) -> Optional[bytes]:
         where = self._index.get(name)
         if where is None:

@@ -177,17 +177,22 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
     if stamp.replay(default_out(path, out, "charts"), click.echo):
         return
     game = _checked_game(path)
-    from compiler.charts.build import build_charts
+    from compiler.charts.build import build_charts, last_run
     out_dir = out or Path("build") / game.id / "charts"
     t0 = time.perf_counter()
     try:
         files = build_charts(game, out_dir, paper=paper, progress=_progress())
     except OSError as e:
         _fail(f"cannot write {out_dir}: {e.strerror}")
-    for f in files:
-        click.echo(f"wrote {f}")
-    click.echo(f"{len(files)} file(s) in {time.perf_counter() - t0:.2f}s")
-    stamp.record(out_dir, files, [(f"wrote {f}", False) for f in files])
+    drawn = last_run(out_dir)
+    lines = [(f"wrote {f}" if drawn.get(f.name, True) else f"kept {f} (what it shows is unchanged)", False)
+             for f in files]
+    for text, _ in lines:
+        click.echo(text)
+    kept = sum(not drawn.get(f.name, True) for f in files)
+    click.echo(f"{len(files)} file(s) in {time.perf_counter() - t0:.2f}s"
+               + (f", {kept} kept from the last set" if kept else ""))
+    stamp.record(out_dir, files, lines)
 
 
 @main.command()

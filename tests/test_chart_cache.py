@@ -136,7 +136,8 @@ def test_a_failed_run_keeps_the_previous_cache(tmp_path, draws, monkeypatch):
 
     def broken(*a, **k):
         raise RuntimeError("disk full")
-    monkeypatch.setattr("compiler.charts.aids.build_tables", broken)
+    # the tables do not show units (kept); the sheet's preview is made again, after its new faces
+    monkeypatch.setattr("compiler.charts.build.render_preview", broken)
     with pytest.raises(RuntimeError):
         build_charts(_with_factors(g, UNIT, "4-5-10", "2-4-10"), out)
     assert Cache(out / ".cache").keys() == keys
@@ -176,3 +177,49 @@ def test_build_redraws_every_counter_when_one_unit_moves_the_type_scale(mini, tm
     after = build(out)
     assert after == build(tmp_path / "cold")
     assert sum(after[n] != before[n] for n in before) > 2
+
+
+def test_a_face_placed_from_its_stream_is_what_drawimage_places(tmp_path):
+    """pdf.draw_flate_image (the faces kept as PDF image streams) against reportlab's own drawImage:
+    the same pixels read back by PDFium and the same image by pypdf, the image stored once."""
+    from PIL import Image, ImageDraw
+    from pypdf import PdfReader
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+    from compiler.charts.pdf import FlateImage, binary_streams, draw_flate_image
+
+    img = Image.new("RGB", (60, 40), (200, 180, 40))
+    ImageDraw.Draw(img).rectangle((5, 5, 30, 20), fill=(10, 20, 200))
+
+    def pdf(name, place):
+        with binary_streams():
+            c = canvas.Canvas(str(tmp_path / name), pagesize=(200, 200), invariant=1)
+            for x in (10, 100):     # placed twice: stored once
+                place(c, x)
+            c.showPage()
+            c.save()
+        return tmp_path / name
+    ours = pdf("ours.pdf", lambda c, x: draw_flate_image(c, FlateImage.of(img), x, 50, 60, 40))
+    theirs = pdf("theirs.pdf", lambda c, x: c.drawImage(ImageReader(img), x, 50, 60, 40))
+
+    def pixels(path):
+        doc = pdfium.PdfDocument(str(path))
+        try:
+            return doc[0].render(scale=2).to_pil().convert("RGB").tobytes()
+        finally:
+            doc.close()
+    assert pixels(ours) == pixels(theirs)
+    a, b = (list(PdfReader(p).pages[0].images) for p in (ours, theirs))
+    assert len(a) == len(b) == 1 and a[0].image.tobytes() == b[0].image.tobytes() == img.tobytes()
+    assert ours.read_bytes().count(b"/Subtype /Image") == 1
+
+
+def test_each_distinct_face_is_stored_once_in_the_counter_sheets(tmp_path):
+    g = sample_game(many_units=3)
+    out = tmp_path / "charts"
+    build_charts(g, out)
+    art = sheets._Art(g, float(g.counter_size_in), sheets.BLEED_IN)
+    pieces = [p for grp in sheets.groups(g) for p in grp.pieces]
+    faces = {art.get(p, face).data for p in pieces for face in ("front", "back")}
+    assert len(pieces) > len({(p.kind, p.id) for p in pieces}) and len(faces) < 2 * len(pieces)  # repeats
+    assert (out / "counter-sheets.pdf").read_bytes().count(b"/Subtype /Image") == len(faces)

@@ -2,6 +2,7 @@
 
 No traceback, no hang, nothing half-written (issue 8, item 7).
 """
+import dataclasses
 import json
 import os
 import zipfile
@@ -213,8 +214,9 @@ def test_an_interrupted_charts_run_leaves_no_partial_set(mini, monkeypatch, tmp_
     first = charts.build_charts(game, out)               # a whole set ...
     before = {p.name: p.read_bytes() for p in first}
     monkeypatch.setattr(charts.aids, "build_ooa", _interrupt)
+    retitled = dataclasses.replace(game, title=game.title + " (2nd edition)")   # every chart to draw again
     with pytest.raises(KeyboardInterrupt):
-        charts.build_charts(game, out)                   # ... survives an interrupted second run intact
+        charts.build_charts(retitled, out)               # ... survives an interrupted second run intact
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [".cache"]   # the face cache, kept with its set
     assert os.listdir(where) == ["charts"]

@@ -6,10 +6,14 @@ so text stays vector and searchable), and nothing depends on the clock, the host
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import zlib
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -80,3 +84,53 @@ def binary_streams():
         yield
     finally:
         rl_config.useA85 = old
+
+
+@dataclass(frozen=True)
+class FlateImage:
+    """An 8-bit RGB image as a PDF image stream: its rows zlib-compressed, as drawImage would write them.
+    Kept in the face pack in this form (`to_bytes`), a counter face reused from the last run is placed
+    without decoding or compressing its pixels again."""
+    width: int
+    height: int
+    data: bytes
+
+    @classmethod
+    def of(cls, img) -> "FlateImage":
+        rgb = img.convert("RGB")
+        return cls(rgb.width, rgb.height, zlib.compress(rgb.tobytes()))
+
+    def to_bytes(self) -> bytes:
+        return b"%d %d\n" % (self.width, self.height) + self.data
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> "FlateImage":
+        head, data = blob.split(b"\n", 1)
+        w, h = (int(x) for x in head.split())
+        return cls(w, h, data)
+
+    @property
+    def name(self) -> str:
+        return "hf" + hashlib.sha256(self.data).hexdigest()[:32]
+
+
+def draw_flate_image(c, img: FlateImage, x: float, y: float, width: float, height: float) -> None:
+    """`c.drawImage` for an image whose stream is already made: the same XObject, stored once however
+    often it is placed, and the same operators. reportlab's drawImage always encodes the pixels again,
+    so this registers the XObject the way it does (the names used are reportlab 4-5's canvas internals)."""
+    doc = c._doc
+    reg = doc.getXObjectName(img.name)
+    if doc.idToObject.get(reg) is None:
+        obj = pdfdoc.PDFImageXObject(img.name)
+        obj.width, obj.height, obj.bitsPerComponent = img.width, img.height, 8
+        obj.colorSpace, obj._filters, obj.streamContent, obj.mask = "DeviceRGB", ("FlateDecode",), img.data, None
+        obj.XObjects = None   # an image has no resources (drawImage fills in the page's forms, unused)
+        doc.Reference(obj, reg)
+        doc.addForm(img.name, obj)
+    c._currentPageHasImages = 1
+    c.saveState()
+    c.translate(x, y)
+    c.scale(width, height)
+    c._code.append(f"/{reg} Do")
+    c.restoreState()
+    c._formsinuse.append(img.name)

@@ -24,23 +24,24 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import io
 import math
 import sys
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
 import PIL
 from PIL import Image
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..render.counters import FONT_DIR, counter_image, counter_type_scale, marker_image, marker_type_px
 from compiler import cache as cache_mod
 from compiler.atomic import atomic_path
-from .pdf import FONT, FONT_BOLD, apply_metadata, binary_streams, paper_size, register_fonts
+from .pdf import (
+    FONT, FONT_BOLD, FlateImage, apply_metadata, binary_streams, draw_flate_image, paper_size, register_fonts,
+)
 
 DPI = 300                     # minimum resolution of the counter bitmaps
 BLEED_IN = 1 / 16             # artwork past the sheet's outer cut lines
@@ -199,16 +200,19 @@ def _art_value(x):
 
 @functools.lru_cache(maxsize=1)
 def _renderer_fingerprint() -> str:
-    """The code that turns a unit into a face's pixels (and its bleed), and the library that draws them."""
+    """The code that turns a unit into a face's pixels (and its bleed) and those into a PDF image
+    stream, and the libraries that draw and compress them."""
     from compiler.render import counters as counters_mod, layout as layout_mod
-    return cache_mod.key(cache_mod.code_fingerprint([counters_mod, layout_mod, sys.modules[__name__]]),
-                         PIL.__version__, FONT_DIR)
+    from . import pdf as pdf_mod
+    return cache_mod.key(cache_mod.code_fingerprint([counters_mod, layout_mod, pdf_mod, sys.modules[__name__]]),
+                         PIL.__version__, FONT_DIR, zlib.ZLIB_RUNTIME_VERSION)
 
 
 class _Art:
     """Counter bitmaps (with bleed) for one build, made once per distinct face.
 
-    With a `cache` (compiler/cache.py), each face's pixels are kept under a key of exactly what
+    With a `cache` (compiler/cache.py), each face is kept, as the PDF image stream it is placed with
+    (pdf.FlateImage: nothing to decode or compress again), under a key of exactly what
     shapes them: the piece itself, what every face reads besides (sides, formations, factor names,
     rules), the game-wide type scale of that face, its size and bleed, and the renderer's own source.
     So after one unit changes only its faces are drawn again (unless the shared type scale moves)."""
@@ -237,28 +241,20 @@ class _Art:
             img = marker_image(self.game, piece.obj, self.px, face)
         return _with_bleed(img, self.bpx)
 
-    def _image(self, piece: Piece, face: str) -> Image.Image:
+    def _image(self, piece: Piece, face: str) -> FlateImage:
         if self._store is None:
-            return self._draw(piece, face)
+            return FlateImage.of(self._draw(piece, face))
         data = self._store.get_or_make(self._face_key(piece, face),
-                                       lambda: _png(self._draw(piece, face)), ".png")
-        img = Image.open(io.BytesIO(data))
-        img.load()
-        return img
+                                       lambda: FlateImage.of(self._draw(piece, face)).to_bytes(), ".rgbz")
+        return FlateImage.from_bytes(data)
 
-    def get(self, piece: Piece, face: str) -> ImageReader:
+    def get(self, piece: Piece, face: str) -> FlateImage:
         key = (piece.kind, piece.id, face)
         r = self._cache.get(key)
         if r is None:
-            r = ImageReader(self._image(piece, face))
+            r = self._image(piece, face)
             self._cache[key] = r
         return r
-
-
-def _png(img: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    img.save(buf, "PNG", compress_level=1)  # lossless: the same pixels as drawn, quick to write
-    return buf.getvalue()
 
 
 # -- the counter mix ------------------------------------------------------------------------------
@@ -486,7 +482,7 @@ def _counters(c, geo: Geometry, sheet: Sheet, back: bool, art: _Art) -> None:
         p.rect(*_clip_box(geo, occupied, row, col, back))
         c.clipPath(p, stroke=0, fill=0)
         off = (geo.pitch - ext) / 2
-        c.drawImage(art.get(piece, face), x + off, y + off, ext, ext)
+        draw_flate_image(c, art.get(piece, face), x + off, y + off, ext, ext)
         c.restoreState()
         # invisible tag: find a counter by id in the PDF (render mode 3 draws nothing)
         tag = f"{TAG_PREFIX}{piece.kind}:{piece.id}:{face}:{piece.copy} "
