@@ -155,11 +155,29 @@ def _segments(ctx, leg: Leg, costs, **kw) -> list[Optional[tuple[Fraction, bool]
 class LegCost:
     """One leg's cost for one class: each drag's cheapest (MP, every cost known) or None, and their
     total; what is asked of it is kept with it, so a leg judged again costs one look-up."""
-    __slots__ = ("segs", "total", "_known", "_within", "_hexes")
+    __slots__ = ("segs", "total", "_known", "_within", "_hexes", "_way")
 
     def __init__(self, segs: list):
         self.segs, self.total = segs, _total(segs)
-        self._known, self._within, self._hexes = None, {}, None
+        self._known, self._within, self._hexes, self._way = None, {}, None, False
+
+    def free_way(self, ctx, leg: Leg, costs) -> Optional[tuple[frozenset, frozenset]]:
+        """Of the cheapest way through the leg's drag ends with nothing blocked (this cost's, where it is
+        the free one): (the hexes it enters, those it goes on from but the drag ends), or None if a drag
+        has no way."""
+        if self._way is False:
+            entered: set[str] = set()
+            through: set[str] = set()
+            points = (leg.start,) + leg.ends
+            for a, b in zip(points, points[1:]):
+                route = free_route(ctx, a, b, costs)
+                if not route:
+                    self._way = None
+                    return None
+                entered.update(route[1:])
+                through.update(route[1:-1])
+            self._way = (frozenset(entered), frozenset(through))
+        return self._way
 
     def known(self) -> bool:
         if self._known is None:
@@ -294,12 +312,8 @@ class _Move:
         it too (none cheaper can exist), so the move is legal under them without searching again."""
         if not self.cost.within(self.ma):
             return False
-        points = (self.leg.start,) + self.leg.ends
-        for a, b in zip(points, points[1:]):
-            route = free_route(self.ctx, a, b, self.costs)
-            if not route or not blocked.isdisjoint(route[1:]) or not stops.isdisjoint(route[1:-1]):
-                return False
-        return True
+        way = self.cost.free_way(self.ctx, self.leg, self.costs)
+        return way is not None and blocked.isdisjoint(way[0]) and stops.isdisjoint(way[1])
 
 
 def _facts(ctx, m) -> Optional[_Move]:
