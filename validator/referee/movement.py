@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Callable, Optional
 
 from ..locations import in_play
-from ..record import Moved, Removed, is_map_move
+from ..record import Moved, Removed
 from . import Finding, rule
 from .costs import TerrainCosts, map_complete
 from .replay import Leg
@@ -239,11 +239,6 @@ def _splittable(ctx, leg: Leg, segs, ma, m) -> bool:
     return False
 
 
-def _judged_move(m) -> bool:
-    """A unit's map move read as made in a phase (the movement rules judge it there)."""
-    return is_map_move(m.event) and m.reading is not None
-
-
 def _mp(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
@@ -321,7 +316,7 @@ def _facts(ctx, m) -> Optional[_Move]:
     is a unit's map move read as made in a movement phase."""
     seen, facts = ctx.judging
     if seen is not m:
-        facts = _Move(ctx, m) if _judged_move(m) and m.reading[1] == "move" else None
+        facts = _Move(ctx, m) if m.read_as == "move" else None
         ctx.judging = (m, facts)
     return facts
 

@@ -21,9 +21,7 @@ from . import Finding, rule
 
 def _as_move(m) -> Optional[int]:
     """The phase index of a move read as a move in a movement phase (not a retreat or advance)."""
-    if not is_map_move(m.event) or m.reading is None or m.reading[1] != "move":
-        return None
-    return m.reading[0]
+    return m.reading[0] if m.read_as == "move" else None
 
 
 def _certain(ctx, c, i: int) -> bool:

@@ -1,13 +1,14 @@
 """Sequence of play: units move only in their side's phases that let their movement class move."""
 from __future__ import annotations
 
-from ..record import Moved, is_map_move
+from ..record import Moved
 from . import Finding, rule
 
 
 def _move_to_judge(ctx, m) -> bool:
-    """A unit's map move that no phase reading explains yet, in a game whose phases say who moves."""
-    return is_map_move(m.event) and m.reading is None and ctx.tracker.knows_moves()
+    """A unit's map move that no phase reading explains yet, in a game whose phases say who moves (where
+    they do not, the replay reads every move as a move, judging its path but not its phase)."""
+    return m.read_as == "unread"
 
 
 def _where_phase(ctx) -> str:
