@@ -344,3 +344,43 @@ def test_a_lasting_mix_of_divisions_is_one_finding(ardennes2):
     assert hits == [(2, "HF1311", "warning", ("B20.42",))]
     msg = next(f.message for f in r.findings if f.code == "HF1311")
     assert "of turn 1 and the" in msg and "of turn 2, and still when the log ends" in msg
+
+
+# -- meuse_players.vlog: a player who took a side (VASSAL's PLAYER command) touching the other side's units --
+
+@pytest.fixture(scope="module")
+def meuse_players(meuse):
+    return audited(meuse, "meuse_players", VLOGS / "meuse.vmod")
+
+
+def test_meuse_players_a_player_moving_the_other_sides_unit_where_it_does_not_act(meuse_players):
+    """Steps 4 and 16: each player drags a unit of the other side in his own movement phase (HF1106, with
+    HF1101 for the unit moving outside its side's phases). Near misses: the Red player retreating a Blue unit
+    in the Red Combat Phase (step 9), the Blue player dragging a Red unit in Red's own exploitation phase
+    (step 13), and each player's own units (steps 3, 5, 10, 15)."""
+    record, r = meuse_players
+    assert [(f.step, f.code, f.severity, f.side, f.hexes, f.units, f.rule) for f in r.findings
+            if f.code == "HF1106"] == [
+        (4, "HF1106", "warning", "blue", ("A9.09", "A10.09"), ("2nd Light Mechanised Motorised Battalion",), "3.2"),
+        (16, "HF1106", "warning", "red", ("B8.13", "B7.14"), ("12th Rifle Regiment",), "3.2")]
+    assert "the Red player moves the Blue 2nd Light Mechanised Motorised Battalion in the Red Movement Phase" \
+        in next(f.message for f in r.findings if f.code == "HF1106")
+    assert [(f.step, f.code) for f in r.findings if f.severity in ("error", "warning")] == [
+        (4, "HF1101"), (4, "HF1106"), (16, "HF1101"), (16, "HF1106")]
+    assert r.coverage["fully"] == len(record.steps)
+
+
+def test_meuse_players_password_is_never_printed(meuse_players):
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+    from tests.test_vlog_recorded import PLAYERS_PASSWORD
+    log = VLOGS / "meuse_players.vlog"
+    for args in (["audit", "source/meuse", str(log), "--module", str(VLOGS / "meuse.vmod"), "--format", fmt]
+                 for fmt in ("text", "json", "sarif")):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 1 and "HF1106" in res.output and PLAYERS_PASSWORD not in res.output
+    res = CliRunner().invoke(main, ["replay", str(log), "--module", str(VLOGS / "meuse.vmod"), "--format", "yaml"])
+    # without the tree, the record names each side as the log does
+    assert res.exit_code == 0 and "player: Red" in res.output and "player: Blue" in res.output
+    assert PLAYERS_PASSWORD not in res.output

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures" / "vlogs"
 SHARED_ARDENNES2 = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "ardennes2.vmod",
                                      Path("/work/shared/vassal-logs/ardennes2.vmod")) if p.exists()), None)
-LOGS = {"meuse_legal": "meuse", "meuse_violations": "meuse", "ardennes2_violations": "ardennes2"}
+LOGS = {"meuse_legal": "meuse", "meuse_violations": "meuse", "meuse_players": "meuse",
+        "ardennes2_violations": "ardennes2"}
+PLAYERS_PASSWORD = "tulip-7713"          # the password meuse_players was recorded with (its EXPECTED file says so)
 
 
 # -- the games and the modules the logs were played with ------------------------------------------
@@ -139,6 +141,8 @@ def check_line(step, line: str, played_module: bool) -> None:
         assert "reduced" in ch.counter.state and "reduced" not in ch.old_state
     elif line.startswith("chat line: "):
         assert [c.text for c in of(step, Chat)] == [line[len("chat line: "):]]
+    elif line.startswith("side: "):
+        assert step.events == () and step.player is None    # a side taken: no event, and no mover
     else:
         raise AssertionError(f"EXPECTED line not understood by the test: {line}")
 
@@ -182,7 +186,7 @@ def test_every_step_as_expected(name, records, games, modules):
         assert e.lines, f"{name} step {s.index}: EXPECTED has no line for {e.script!r}"
         for line in e.lines:
             check_line(s, line, modules[LOGS[name]].played)
-        assert len(s.events) == len(e.lines), f"{name} step {s.index}: {s.events}"
+        assert len(s.events) == sum(not line.startswith("side: ") for line in e.lines), f"{name} step {s.index}"
         assert phases[s.index] == tree_turn_phase(game, e.turn), f"{name} step {s.index}"
         assert not s.undo
 
@@ -272,3 +276,15 @@ def test_meuse_logs_decode_the_same_with_the_trees_build(records, games, tmp_pat
     for name in ("meuse_legal", "meuse_violations"):
         again = read_log(FIX / f"{name}.vlog", fresh, games["meuse"])
         assert again.steps == records[name].steps and again.start == records[name].start
+
+
+def test_meuse_players_moves_are_their_sides(records):
+    """A player took a side (VASSAL's PLAYER command, step 1), then switched sides (step 12): each drag names
+    the side its player held, by the tree's side id; the password VASSAL keeps as the player id is nowhere
+    in the record."""
+    rec = records["meuse_players"]
+    movers = {s.index: s.player for s in rec.steps if of(s, Moved)}
+    assert movers == {3: "red", 4: "red", 5: "red", 9: "red", 10: "red", 13: "blue", 15: "blue", 16: "blue"}
+    assert rec.players == ("blue",)                  # the one player, on the side held last
+    assert PLAYERS_PASSWORD in (FIX / "meuse_players.EXPECTED.txt").read_text(encoding="utf-8")
+    assert PLAYERS_PASSWORD not in repr(rec)
