@@ -384,3 +384,29 @@ def test_meuse_players_password_is_never_printed(meuse_players):
     # without the tree, the record names each side as the log does
     assert res.exit_code == 0 and "player: Red" in res.output and "player: Blue" in res.output
     assert PLAYERS_PASSWORD not in res.output
+
+
+# -- aachen_phases.vlog: 5.5, the player turn over, and a roll undone and rolled again --
+
+@pytest.fixture(scope="module")
+def aachen_phases():
+    if SHARED is None or not (SHARED / "aachen.vmod").is_file():
+        pytest.skip("shared/vassal-logs/aachen.vmod is not available")
+    return audited(load_game("source/aachen")[0], "aachen_phases", SHARED / "aachen.vmod")
+
+
+def test_aachen_phases_reports_exactly_its_three_violations(aachen_phases):
+    """Step 9: a tank destroyer that moved in the Movement Phase moves in the Mobile Movement Phase (5.5);
+    step 13: a US unit moves after the German Movement Phase of turn 2 began; step 5: a roll undone and
+    rolled again. Near misses: step 10 (the other tank destroyer, which had not moved), step 12 (the German
+    move that opens the German player turn)."""
+    record, r = aachen_phases
+    assert [(f.step, f.code, f.severity, f.hexes, f.units, f.rule) for f in r.findings
+            if f.severity in ("error", "warning")] == [
+        (5, "HF1601", "warning", (), (), None),
+        (9, "HF1105", "error", ("0108", "0109"), ("2-2-12 tank destroyer",), "5.5"),
+        (13, "HF1103", "error", ("0203", "0204"), ("2-3-7 infantry",), "4.1")]
+    assert "rolled again at step 7" in next(f.message for f in r.findings if f.code == "HF1601")
+    assert [d["step"] for d in r.dice] == [7]                     # the undone roll is not kept
+    [stat] = r.dice_stats
+    assert (stat["dice"], stat["rolls"], list(stat["undone"])) == ("1d6", 2, [5])

@@ -17,8 +17,10 @@ ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures" / "vlogs"
 SHARED_ARDENNES2 = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "ardennes2.vmod",
                                      Path("/work/shared/vassal-logs/ardennes2.vmod")) if p.exists()), None)
+SHARED_AACHEN = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "aachen.vmod",
+                                  Path("/work/shared/vassal-logs/aachen.vmod")) if p.exists()), None)
 LOGS = {"meuse_legal": "meuse", "meuse_violations": "meuse", "meuse_players": "meuse",
-        "ardennes2_violations": "ardennes2"}
+        "ardennes2_violations": "ardennes2", "aachen_phases": "aachen"}
 PLAYERS_PASSWORD = "tulip-7713"          # the password meuse_players was recorded with (its EXPECTED file says so)
 
 
@@ -26,7 +28,7 @@ PLAYERS_PASSWORD = "tulip-7713"          # the password meuse_players was record
 
 @pytest.fixture(scope="module")
 def games():
-    return {g: load_game(ROOT / "source" / g)[0] for g in ("meuse", "ardennes2")}
+    return {g: load_game(ROOT / "source" / g)[0] for g in ("meuse", "ardennes2", "aachen")}
 
 
 @dataclass(frozen=True)
@@ -45,12 +47,16 @@ def modules(games, tmp_path_factory) -> dict[str, LogModule]:
     else:
         from compiler.vassal.build import build_module
         ard = LogModule(build_module(games["ardennes2"], tmp_path_factory.mktemp("ardennes2")), False)
-    return {"meuse": LogModule(FIX / "meuse.vmod", True), "ardennes2": ard}
+    out = {"meuse": LogModule(FIX / "meuse.vmod", True), "ardennes2": ard}
+    if SHARED_AACHEN is not None:           # aachen_phases was played with it; the tree's build sets up otherwise
+        out["aachen"] = LogModule(SHARED_AACHEN, True)
+    return out
 
 
 @pytest.fixture(scope="module")
 def records(games, modules):
-    return {name: read_log(FIX / f"{name}.vlog", modules[g].path, games[g]) for name, g in LOGS.items()}
+    return {name: read_log(FIX / f"{name}.vlog", modules[g].path, games[g]) for name, g in LOGS.items()
+            if g in modules}
 
 
 # -- the EXPECTED files, parsed -------------------------------------------------------------------
@@ -141,6 +147,8 @@ def check_line(step, line: str, played_module: bool) -> None:
         assert "reduced" in ch.counter.state and "reduced" not in ch.old_state
     elif line.startswith("chat line: "):
         assert [c.text for c in of(step, Chat)] == [line[len("chat line: "):]]
+    elif line == "VASSAL Undo of the last undoable step":
+        assert step.undo and of(step, DieRoll) == []         # an undo's restored die properties are no roll
     elif line.startswith("side: "):
         assert step.events == () and step.player is None    # a side taken: no event, and no mover
     else:
@@ -176,6 +184,8 @@ def position_after(rec, index: int) -> Position:
 
 @pytest.mark.parametrize("name", sorted(LOGS))
 def test_every_step_as_expected(name, records, games, modules):
+    if name not in records:
+        pytest.skip(f"the module {name} was played with is not available")
     rec, exp, game = records[name], expected(name), games[LOGS[name]]
     assert [s.index for s in rec.steps] == sorted(exp.steps)
     assert rec.engine == "VASSAL 3.7.9" and rec.warnings == ()
@@ -186,9 +196,10 @@ def test_every_step_as_expected(name, records, games, modules):
         assert e.lines, f"{name} step {s.index}: EXPECTED has no line for {e.script!r}"
         for line in e.lines:
             check_line(s, line, modules[LOGS[name]].played)
-        assert len(s.events) == sum(not line.startswith("side: ") for line in e.lines), f"{name} step {s.index}"
+        if not s.undo:                       # an undo step holds the commands that take the step back
+            assert len(s.events) == sum(not line.startswith("side: ") for line in e.lines), f"{name} {s.index}"
         assert phases[s.index] == tree_turn_phase(game, e.turn), f"{name} step {s.index}"
-        assert not s.undo
+        assert s.undo == any(line.startswith("VASSAL Undo") for line in e.lines)
 
 
 def test_the_expected_files_name_every_kind_of_step():
@@ -288,3 +299,39 @@ def test_meuse_players_moves_are_their_sides(records):
     assert rec.players == ("blue",)                  # the one player, on the side held last
     assert PLAYERS_PASSWORD in (FIX / "meuse_players.EXPECTED.txt").read_text(encoding="utf-8")
     assert PLAYERS_PASSWORD not in repr(rec)
+
+
+def test_aachen_phases_undone_roll_is_no_roll(records):
+    """VASSAL's Undo of a roll (step 6) sets the die button's properties back and echoes the report as
+    "* UNDO: *** 1d6 = 3 ***": neither is a roll. The dice are the roll taken back (step 5) and the re-roll."""
+    if "aachen_phases" not in records:
+        pytest.skip("shared/vassal-logs/aachen.vmod is not available")
+    rec = records["aachen_phases"]
+    assert [(s.index, r.dice, r.faces) for s in rec.steps for r in of(s, DieRoll)] == [(5, "1d6", (3,)),
+                                                                                       (7, "1d6", (6,))]
+    assert rec.steps[5].undo and rec.steps[5].events == ()
+
+
+def test_an_undone_roll_without_undo_group_is_read_as_an_undo(tmp_path, games, modules):
+    """A log written before VASSAL 3.6.7 has no UNDO true/false group: the undo of a roll is only its
+    commands taken back, the die properties set back and the report's "* UNDO: ..." echo. The echo says the
+    step is an undo; the properties set back before it are no roll."""
+    if "aachen" not in modules:
+        pytest.skip("shared/vassal-logs/aachen.vmod is not available")
+    import zipfile
+
+    from compiler.vassal.encoding import deobfuscate, obfuscate
+    src = FIX / "aachen_phases.vlog"
+    with zipfile.ZipFile(src) as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    text = deobfuscate(entries["savedGame"]).decode("utf-8")
+    group_start, group_end = "LOG\tUNDO\ttrue\\\x1b", "\\\x1bLOG\tUNDO\tfalse"
+    assert text.count(group_start) == text.count(group_end) == 1
+    entries["savedGame"] = obfuscate(text.replace(group_start, "").replace(group_end, "").encode("utf-8"), 0x3c)
+    old = tmp_path / "old.vlog"
+    with zipfile.ZipFile(old, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, b in entries.items():
+            z.writestr(n, b)
+    rec = read_log(old, modules["aachen"].path, games["aachen"])
+    assert rec.steps[5].undo and of(rec.steps[5], DieRoll) == []
+    assert [(s.index, r.faces) for s in rec.steps for r in of(s, DieRoll)] == [(5, (3,)), (7, (6,))]

@@ -371,7 +371,10 @@ def _dice_shape(r: _Reader, name: str) -> tuple[int, int]:
 
 def _roll(r: _Reader, name: str, faces: tuple[int, ...], total: Optional[int]) -> None:
     """One DieRoll per button press and step: the chat report makes it, the button's properties
-    (`<name>_result`, `_total`) confirm or refine it."""
+    (`<name>_result`, `_total`) confirm or refine it. In an undo the properties are set back to what
+    they were before the roll: that is no roll."""
+    if r.undo:
+        return
     at = r.rolls.get(name)
     if at is not None:
         prev = r.events[at]
@@ -399,7 +402,9 @@ def _chat(r: _Reader, cmd: str) -> None:
     if cmd.startswith("CHAT*"):
         # VASSAL's own reports ("* ... moves ... *", turn changes, undo) say what the commands say;
         # only a dice report ("*** 2d6 = 6,1 *** <name>") is read
-        if " = " in cmd:
+        if cmd.startswith(_UNDO_ECHO):
+            _undo_echo(r)
+        elif " = " in cmd:
             m = _DICE_REPORT.match(_unescape_html(cmd[4:]))
             faces = _faces(m.group("result")) if m else None
             if faces is not None:
@@ -408,6 +413,19 @@ def _chat(r: _Reader, cmd: str) -> None:
     text = _unescape_html(cmd[4:])
     m = _PLAYER_CHAT.match(text)
     r.events.append(Chat(m.group("text"), m.group("player") or None) if m else Chat(text))
+
+
+_UNDO_ECHO = "CHAT* UNDO: "                  # Chatter.DisplayText's undo: its message again, after this prefix
+
+
+def _undo_echo(r: _Reader) -> None:
+    """A report's undo echo ("* UNDO: *** 1d6 = 3 *** <name>"): the step undoes an earlier one. A log
+    written before VASSAL 3.6.7 has no UNDO group to say so, and the die properties it set back before
+    the echo were read as a roll: they are none."""
+    if not r.undo:
+        r.undo = True
+        r.events = [e for e in r.events if not isinstance(e, DieRoll)]
+        r.rolls = {}
 
 
 def _unescape_html(text: str) -> str:
