@@ -29,3 +29,18 @@ def test_prohibited_terrain_is_read_from_the_tec():
 def test_the_road_rule_is_cited():
     game, _ = load_game("source/aachen")
     assert costs_by_class(game)["leg"].cheapest_rule == "5.4.1"
+
+
+def test_terrain_costs_are_made_once_per_game():
+    """A batch of logs of one game costs each hexside once: the TerrainCosts of a class is kept per game
+    object (another load of the same tree is another game, with its own)."""
+    from validator.loader import load_game
+    from validator.referee.costs import class_costs, terrain_costs
+    g1, g2 = load_game("source/meuse")[0], load_game("source/meuse")[0]
+    mech, leg = class_costs(g1, "mechanized"), class_costs(g1, "leg")
+    kept = terrain_costs(g1, mech)
+    assert terrain_costs(g1, mech) is kept and terrain_costs(g1, leg) is not kept
+    assert terrain_costs(g1, leg).costs == leg
+    other = terrain_costs(g2, class_costs(g2, "mechanized"))
+    assert other is not kept and other.game is g2
+    assert other.enter("B11.11", "B10.11") == kept.enter("B11.11", "B10.11")   # the same tree, the same costs

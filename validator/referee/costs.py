@@ -249,3 +249,24 @@ class TerrainCosts:
         if hx.mp is None:
             return hx
         return StepCost(hx.mp + side.mp, hx.known and side.known)
+
+
+_PER_GAME: dict[int, tuple] = {}              # id(game) -> (the game, {movement class: TerrainCosts})
+_GAMES_KEPT = 4
+
+
+def terrain_costs(game: Game, costs: ClassCosts) -> TerrainCosts:
+    """The class's `TerrainCosts` in this game, made once per game and process: they are a function of
+    the game alone, so a batch of logs (`hexforge audit` of many, a `--jobs` worker's share) costs each
+    hexside once, not once per log. The latest few games are kept (the game itself with them: an id is
+    not reused while its object lives)."""
+    kept = _PER_GAME.get(id(game))
+    if kept is None or kept[0] is not game:
+        if len(_PER_GAME) >= _GAMES_KEPT:
+            _PER_GAME.clear()
+        kept = _PER_GAME[id(game)] = (game, {})
+    tc = kept[1].get(costs.movement_class)
+    if tc is None:                             # a class's costs are the game's: one per class
+        tc = kept[1][costs.movement_class] = TerrainCosts(game, costs)
+    return tc
+

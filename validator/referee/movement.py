@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from ..locations import in_play
 from ..record import Moved, Removed
 from . import Finding, rule
-from .costs import TerrainCosts, map_complete
+from .costs import TerrainCosts, map_complete, terrain_costs
 from .replay import Leg
 
 
@@ -48,10 +48,7 @@ def _in_play(ctx) -> Optional[Callable[[str], bool]]:
 
 
 def _terrain_costs(ctx, costs) -> TerrainCosts:
-    key = ("terrain_costs", costs.movement_class)
-    if key not in ctx.memo:
-        ctx.memo[key] = TerrainCosts(ctx.game, costs)
-    return ctx.memo[key]
+    return terrain_costs(ctx.game, costs)
 
 
 def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stops: frozenset = frozenset(),
