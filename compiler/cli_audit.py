@@ -226,11 +226,14 @@ def _settle_collector() -> None:
 
 
 def _load(setup: AuditSetup) -> tuple:
-    from validator.loader import NotAGameTree, load_game
+    from compiler.game_cache import load_game_kept
     try:
-        game, diags = load_game(setup.tree, apply_errata=not setup.as_printed)
-    except NotAGameTree as e:
-        raise CannotRun(str(e))
+        game, diags = load_game_kept(setup.tree, apply_errata=not setup.as_printed)
+    except Exception as e:
+        from validator.loader import NotAGameTree   # imported where the tree was read: not from the cache
+        if isinstance(e, NotAGameTree):
+            raise CannotRun(str(e))
+        raise
     if game is None:
         bad = next((d for d in diags if d.severity == "error"), None)
         raise CannotRun(f"{setup.tree}: the tree does not load ({bad.loc}: {bad.message}); run `hexforge check "

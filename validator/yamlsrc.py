@@ -12,6 +12,7 @@ from typing import Optional
 
 import yaml
 
+from .located import LocList, LocMap
 from .model import Loc
 
 try:  # the C parser is the fast path; the pure-Python one only where libyaml is missing
@@ -27,42 +28,6 @@ _FLOAT = "tag:yaml.org,2002:float"
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
 _SCALARS = yaml.constructor.SafeConstructor()
-
-
-def _as_loc(file: str, p) -> Loc:
-    if isinstance(p, Loc):
-        return p
-    return Loc(file, p.line + 1, p.column + 1)  # a YAML mark
-
-
-class LocMap(dict):
-    """A mapping that knows where it and each of its values were written.
-
-    Positions are kept as (line, column) pairs and turned into `Loc`s only when asked for: a game
-    tree has tens of thousands of values and few of them are ever reported. A value an erratum
-    wrote carries the erratum's own `Loc` instead.
-    """
-    __slots__ = ("file", "pos", "keylocs")
-
-    @property
-    def loc(self) -> Loc:
-        return Loc(self.file, *self.pos)
-
-    def at(self, key) -> Loc:
-        """Where the value of `key` was written (the mapping itself if the key is absent)."""
-        p = self.keylocs.get(key)
-        return self.loc if p is None else _as_loc(self.file, p)
-
-
-class LocList(list):
-    __slots__ = ("file", "pos", "itemlocs")
-
-    @property
-    def loc(self) -> Loc:
-        return Loc(self.file, *self.pos)
-
-    def at(self, i: int) -> Loc:
-        return _as_loc(self.file, self.itemlocs[i]) if 0 <= i < len(self.itemlocs) else self.loc
 
 
 class SourceError(Exception):

@@ -1,0 +1,88 @@
+"""A loaded game tree kept between runs, so `hexforge audit` starts from the typed model instead of reading,
+schema-checking and building the tree again (and importing what that takes) at every run.
+
+The key covers everything the model is made from: the paths and bytes of every file under the tree and
+hexforge's own source with the libraries' versions (`compiler.stamp`'s digests, which include Python's
+version), and whether errata are applied. An entry is the key, then a pickle of the model, in the user's
+cache directory (`validator.compiled.cache_dir`, beside the compiled schema validators), one per tree and
+errata flag: a changed tree replaces its entry. A missing, unreadable, oversized, damaged or stale entry
+means the tree is loaded again; a cache that cannot be written is skipped. Only a tree that loads without
+errors is kept, so a cached run never hides a finding of `hexforge check`'s loader.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+from typing import Optional
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024               # a bigger entry is not read (the tree is loaded instead)
+FORMAT = b"hexforge-game 1\n"
+
+
+def load_game_kept(tree: Path, apply_errata: bool) -> tuple:
+    """(game, diagnostics) as `validator.loader.load_game` gives them; from the cache where it holds this
+    very tree (no diagnostics then: the tree loaded without errors when it was kept)."""
+    key = _key(tree, apply_errata)
+    entry = _entry(tree, apply_errata) if key is not None else None
+    if entry is not None:
+        game = _read(entry, key)
+        if game is not None:
+            return game, []
+    from validator.loader import load_game
+    game, diags = load_game(tree, apply_errata=apply_errata)
+    if entry is not None and game is not None and not any(d.severity == "error" for d in diags):
+        _write(entry, key, game)
+    return game, diags
+
+
+def _key(tree: Path, apply_errata: bool) -> Optional[bytes]:
+    from compiler.stamp import toolchain_digest, tree_digest
+    if not (Path(tree) / "game.yaml").is_file():
+        return None                                  # not a tree: the loader says why
+    digest = tree_digest(Path(tree))
+    if digest is None:
+        return None
+    return hashlib.sha256(f"{digest}\0{toolchain_digest()}\0{apply_errata}".encode()).hexdigest().encode()
+
+
+def _entry(tree: Path, apply_errata: bool) -> Path:
+    from validator.compiled import cache_dir
+    name = hashlib.sha256(f"{Path(tree).resolve()}\0{apply_errata}".encode()).hexdigest()[:32]
+    return cache_dir() / "games" / f"{name}.pickle"
+
+
+def _read(entry: Path, key: bytes):
+    head = FORMAT + key + b"\n"
+    try:
+        if entry.stat().st_size > MAX_ENTRY_BYTES:
+            return None
+        data = entry.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(head):
+        return None                                  # another version of the tree, or of hexforge
+    try:
+        return pickle.loads(data[len(head):])
+    except Exception:                                # a damaged entry is no entry
+        return None
+
+
+def _write(entry: Path, key: bytes, game) -> None:
+    import tempfile
+    try:
+        data = FORMAT + key + b"\n" + pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+        if len(data) > MAX_ENTRY_BYTES:
+            return
+        entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=f".{entry.name}.", dir=entry.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, entry)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        pass
