@@ -5,7 +5,7 @@ The key covers everything the model is made from: the paths and bytes of every f
 hexforge's own source with the libraries' versions (`compiler.stamp`'s digests, which include Python's
 version), and whether errata are applied. An entry is the key, then a pickle of the model, in the user's
 cache directory (`validator.compiled.cache_dir`, beside the compiled schema validators), one per tree and
-errata flag: a changed tree replaces its entry. A missing, unreadable, oversized, damaged or stale entry
+errata flag (at most MAX_ENTRIES of them): a changed tree replaces its entry. A missing, unreadable, oversized, damaged or stale entry
 means the tree is loaded again; a cache that cannot be written is skipped. Only a tree that loads without
 errors is kept, so a cached run never hides a finding of `hexforge check`'s loader.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 MAX_ENTRY_BYTES = 64 * 1024 * 1024               # a bigger entry is not read (the tree is loaded instead)
+MAX_ENTRIES = 32                                 # trees kept; writing one more drops the least recently written
 FORMAT = b"hexforge-game 1\n"
 
 
@@ -84,5 +85,15 @@ def _write(entry: Path, key: bytes, game) -> None:
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+        _prune(entry)
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass
+
+
+def _prune(written: Path) -> None:
+    """At most MAX_ENTRIES trees kept, the one just written among them (temporary copies of trees would
+    otherwise pile up); the others by how recently they were written."""
+    others = sorted((p for p in written.parent.glob("*.pickle") if p != written),
+                    key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    for old in others[max(MAX_ENTRIES - 1, 0):]:
+        old.unlink(missing_ok=True)

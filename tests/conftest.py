@@ -1,11 +1,20 @@
+import atexit
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The caches hexforge keeps (compiled schema validators, loaded trees: validator.compiled.cache_dir) go to a
+# folder of the test run's own, so the tests' temporary trees never pile up in the user's cache.
+if "HEXFORGE_CACHE_DIR" not in os.environ:
+    os.environ["HEXFORGE_CACHE_DIR"] = tempfile.mkdtemp(prefix="hexforge-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["HEXFORGE_CACHE_DIR"], True)
 MINI = ROOT / "tests" / "fixtures" / "mini"
 SOURCE = ROOT / "source"
 sys.path.insert(0, str(ROOT))

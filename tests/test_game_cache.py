@@ -94,3 +94,16 @@ def test_a_cache_that_cannot_be_written_changes_nothing(tmp_path, tree, monkeypa
 def test_not_a_tree_is_the_loaders_error(cache, tmp_path):
     with pytest.raises(loader.NotAGameTree):
         game_cache.load_game_kept(tmp_path / "nowhere", apply_errata=True)
+
+
+def test_at_most_so_many_trees_are_kept(cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(game_cache, "MAX_ENTRIES", 2)
+    trees = []
+    for i in range(3):
+        t = tmp_path / f"copy{i}"
+        shutil.copytree(ROOT / "source" / "meuse", t)
+        game_cache.load_game_kept(t, apply_errata=True)
+        trees.append(t)
+    assert len(list((cache / "games").iterdir())) == 2
+    _no_loading(monkeypatch)
+    assert game_cache.load_game_kept(trees[-1], apply_errata=True)[0].id == "meuse"   # the latest is kept
