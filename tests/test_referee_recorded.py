@@ -410,3 +410,22 @@ def test_aachen_phases_reports_exactly_its_three_violations(aachen_phases):
     assert [d["step"] for d in r.dice] == [7]                     # the undone roll is not kept
     [stat] = r.dice_stats
     assert (stat["dice"], stat["rolls"], list(stat["undone"])) == ("1d6", 2, [5])
+
+
+
+# -- aachen_palette.vlog: units dragged from the counter palette --
+
+def test_aachen_palette_units_from_the_palette_are_judged_as_arrivals():
+    """Step 2: a Turn 4 reinforcement placed on turn 1 (HF1401), which also stands over the limit with the
+    unit in its hex when the log ends (HF1302); step 3: a unit of no list, under a declared set-up gap, is a
+    note, not an error (HF1403 as info); step 4: a move after them, nothing."""
+    if SHARED is None or not (SHARED / "aachen.vmod").is_file():
+        pytest.skip("shared/vassal-logs/aachen.vmod is not available")
+    record, r = audited(load_game("source/aachen")[0], "aachen_palette", SHARED / "aachen.vmod")
+    assert [(f.step, f.code, f.severity, f.hexes, f.units, f.rule) for f in r.findings
+            if f.code in ("HF1401", "HF1403", "HF1302")] == [
+        (2, "HF1401", "error", ("0301",), ("2-2-7 infantry",), "15.2"),
+        (2, "HF1302", "warning", ("0301",), ("2-2-7 infantry", "2-2-7 infantry"), "5.3"),
+        (3, "HF1403", "info", ("1921",), ("1-2-6 infantry",), None)]
+    assert "gap german-setup-0411" in next(f.message for f in r.findings if f.code == "HF1403")
+    assert [f for f in r.findings if f.step == 4 and f.severity != "info"] == []

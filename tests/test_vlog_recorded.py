@@ -20,7 +20,7 @@ SHARED_ARDENNES2 = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "a
 SHARED_AACHEN = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "aachen.vmod",
                                   Path("/work/shared/vassal-logs/aachen.vmod")) if p.exists()), None)
 LOGS = {"meuse_legal": "meuse", "meuse_violations": "meuse", "meuse_players": "meuse",
-        "ardennes2_violations": "ardennes2", "aachen_phases": "aachen"}
+        "ardennes2_violations": "ardennes2", "aachen_phases": "aachen", "aachen_palette": "aachen"}
 PLAYERS_PASSWORD = "tulip-7713"          # the password meuse_players was recorded with (its EXPECTED file says so)
 
 
@@ -69,6 +69,7 @@ _ROLL = re.compile(r"^DiceButton (?P<dice>\S+) rolled (?P<faces>[\d,]+) \(total 
 _TURN = re.compile(r"^turn tracker Turn: (?P<old>.+) -> (?P<new>.+)$")
 _REMOVED = re.compile(r"^removed UnitId=(?P<unit>\S+) name='.*?' id=(?P<id>\d+) from (?P<hex>\S+)$")
 _FLIP = re.compile(r"^menu command Flip on UnitId=(?P<unit>\S+) name='.*?' id=(?P<id>\d+) in (?P<hex>\S+)$")
+_PLACED = re.compile(r"^placed UnitId=(?P<unit>\S+) name='.*?' id=(?P<id>\d+) at (?P<hex>\S+)$")
 _LABEL = re.compile(r"^Turn (?P<turn>\S+)(?: \(.*?\))?(?: - (?P<phase>.+))?$")
 
 
@@ -149,6 +150,12 @@ def check_line(step, line: str, played_module: bool) -> None:
         assert [c.text for c in of(step, Chat)] == [line[len("chat line: "):]]
     elif line == "VASSAL Undo of the last undoable step":
         assert step.undo and of(step, DieRoll) == []         # an undo's restored die properties are no roll
+    elif m := _PLACED.match(line):
+        # a new piece from the palette: added where it was dropped, or (onto a stack) off the map and moved on
+        [pl] = [e for e in of(step, Placed) if e.counter.piece == m.group("id")]
+        assert pl.counter.unit == m.group("unit")
+        moved = [e for e in of(step, Moved) if e.counter.piece == m.group("id")]
+        assert (moved[-1].dst.hex if moved else pl.where.hex) == m.group("hex"), line
     elif line.startswith("side: "):
         assert step.events == () and step.player is None    # a side taken: no event, and no mover
     else:
@@ -197,7 +204,9 @@ def test_every_step_as_expected(name, records, games, modules):
         for line in e.lines:
             check_line(s, line, modules[LOGS[name]].played)
         if not s.undo:                       # an undo step holds the commands that take the step back
-            assert len(s.events) == sum(not line.startswith("side: ") for line in e.lines), f"{name} {s.index}"
+            placed = {e.counter.piece for e in of(s, Placed)}
+            events = [e for e in s.events if not (isinstance(e, Moved) and e.counter.piece in placed)]
+            assert len(events) == sum(not line.startswith("side: ") for line in e.lines), f"{name} {s.index}"
         assert phases[s.index] == tree_turn_phase(game, e.turn), f"{name} step {s.index}"
         assert s.undo == any(line.startswith("VASSAL Undo") for line in e.lines)
 
