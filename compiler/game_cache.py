@@ -4,7 +4,7 @@ schema-checking and building the tree again (and importing what that takes) at e
 The key covers everything the model is made from: the paths and bytes of every file under the tree and
 hexforge's own source with the libraries' versions (`compiler.stamp`'s digests, which include Python's
 version), and whether errata are applied. An entry is the key, then a pickle of the model, in the user's
-cache directory (`validator.compiled.cache_dir`, beside the compiled schema validators), one per tree and
+cache directory (`validator.cache_dir`, beside the compiled schema validators), one per tree and
 errata flag (at most MAX_ENTRIES of them): a changed tree replaces its entry. A missing, unreadable, oversized, damaged or stale entry
 means the tree is loaded again; a cache that cannot be written is skipped. Only a tree that loads without
 errors is kept, so a cached run never hides a finding of `hexforge check`'s loader.
@@ -49,7 +49,7 @@ def _key(tree: Path, apply_errata: bool) -> Optional[bytes]:
 
 
 def _entry(tree: Path, apply_errata: bool) -> Path:
-    from validator.compiled import cache_dir
+    from validator.cache_dir import cache_dir
     name = hashlib.sha256(f"{Path(tree).resolve()}\0{apply_errata}".encode()).hexdigest()[:32]
     return cache_dir() / "games" / f"{name}.pickle"
 

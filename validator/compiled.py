@@ -21,6 +21,8 @@ from typing import Callable, Optional
 
 import fastjsonschema
 
+from .cache_dir import cache_dir
+
 # Bump when the way code is generated here changes (options below), so old entries are not used.
 GENERATOR = "2"
 
@@ -32,14 +34,6 @@ _FORMAT_LOCALS = re.compile(r'"((?:[^"\\{}]|\\.|\{[A-Za-z_][A-Za-z0-9_]*\})*)"\.
 
 def without_locals_format(source: str) -> str:
     return _FORMAT_LOCALS.sub(lambda m: 'f"' + m.group(1) + '"', source)
-
-
-def cache_dir() -> Path:
-    explicit = os.environ.get("HEXFORGE_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hexforge"
 
 
 def schema_key(schema: dict) -> str:

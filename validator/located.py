@@ -1,7 +1,8 @@
 """The loader's containers: a mapping and a list that know where they and their values were written.
 
 They live in the typed model (raw rule mappings keep them), so they are here, without the YAML reader:
-a model read back from `compiler.game_cache` needs these classes, not PyYAML.
+a model read back from `compiler.game_cache` needs these classes, not PyYAML (a pickled container keeps
+its positions as (line, column) pairs, not as PyYAML's marks).
 """
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ from .model import Loc
 def _as_loc(file: str, p) -> Loc:
     if isinstance(p, Loc):
         return p
+    if isinstance(p, tuple):                          # (line, column), as a pickled container keeps it
+        return Loc(file, *p)
     return Loc(file, p.line + 1, p.column + 1)  # a YAML mark
+
+
+def _positions(marks):
+    """Where values were written, as (line, column) pairs instead of PyYAML's marks: what a pickled
+    container keeps, so that reading it back needs no PyYAML."""
+    def pos(p):
+        return p if isinstance(p, (Loc, tuple)) or p is None else (p.line + 1, p.column + 1)
+    return {k: pos(p) for k, p in marks.items()} if isinstance(marks, dict) else [pos(p) for p in marks]
 
 
 class LocMap(dict):
@@ -22,6 +33,9 @@ class LocMap(dict):
     wrote carries the erratum's own `Loc` instead.
     """
     __slots__ = ("file", "pos", "keylocs")
+
+    def __getstate__(self):
+        return None, {"file": self.file, "pos": self.pos, "keylocs": _positions(self.keylocs)}
 
     @property
     def loc(self) -> Loc:
@@ -35,6 +49,9 @@ class LocMap(dict):
 
 class LocList(list):
     __slots__ = ("file", "pos", "itemlocs")
+
+    def __getstate__(self):
+        return None, {"file": self.file, "pos": self.pos, "itemlocs": _positions(self.itemlocs)}
 
     @property
     def loc(self) -> Loc:
