@@ -107,3 +107,20 @@ def test_at_most_so_many_trees_are_kept(cache, tmp_path, monkeypatch):
     assert len(list((cache / "games").iterdir())) == 2
     _no_loading(monkeypatch)
     assert game_cache.load_game_kept(trees[-1], apply_errata=True)[0].id == "meuse"   # the latest is kept
+
+
+def test_a_kept_model_says_where_its_values_were_written():
+    """The raw mappings the model keeps (a rule the model has no field for) still name the line and column
+    of each value once read back: positions are pickled as (line, column) pairs, not as PyYAML's marks, and
+    give the same Locs."""
+    import pickle
+
+    from validator.located import LocMap
+    game = loader.load_game(ROOT / "source" / "bulge")[0]
+    rule = game.rules.other["road_movement"]
+    keys = list(rule)
+    assert isinstance(rule, LocMap) and keys and not isinstance(rule.keylocs[keys[0]], tuple)  # a mark, as read
+    back = pickle.loads(pickle.dumps(game)).rules.other["road_movement"]
+    assert all(isinstance(p, tuple) for p in back.keylocs.values())
+    assert back.loc == rule.loc and [back.at(k) for k in keys] == [rule.at(k) for k in keys]
+    assert rule.at(keys[0]).line > 1
