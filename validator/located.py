@@ -25,7 +25,21 @@ def _positions(marks):
     return {k: pos(p) for k, p in marks.items()} if isinstance(marks, dict) else [pos(p) for p in marks]
 
 
-class LocMap(dict):
+class _Located:
+    """Where a container was written (`file`, `pos`) and where each of its values was (the slot `_MARKS`
+    names); what is pickled keeps those as (line, column) pairs."""
+    __slots__ = ()
+    _MARKS = ""
+
+    @property
+    def loc(self) -> Loc:
+        return Loc(self.file, *self.pos)
+
+    def __getstate__(self):
+        return None, {"file": self.file, "pos": self.pos, self._MARKS: _positions(getattr(self, self._MARKS))}
+
+
+class LocMap(_Located, dict):
     """A mapping that knows where it and each of its values were written.
 
     Positions are kept as (line, column) pairs and turned into `Loc`s only when asked for: a game
@@ -33,13 +47,7 @@ class LocMap(dict):
     wrote carries the erratum's own `Loc` instead.
     """
     __slots__ = ("file", "pos", "keylocs")
-
-    def __getstate__(self):
-        return None, {"file": self.file, "pos": self.pos, "keylocs": _positions(self.keylocs)}
-
-    @property
-    def loc(self) -> Loc:
-        return Loc(self.file, *self.pos)
+    _MARKS = "keylocs"
 
     def at(self, key) -> Loc:
         """Where the value of `key` was written (the mapping itself if the key is absent)."""
@@ -47,15 +55,9 @@ class LocMap(dict):
         return self.loc if p is None else _as_loc(self.file, p)
 
 
-class LocList(list):
+class LocList(_Located, list):
     __slots__ = ("file", "pos", "itemlocs")
-
-    def __getstate__(self):
-        return None, {"file": self.file, "pos": self.pos, "itemlocs": _positions(self.itemlocs)}
-
-    @property
-    def loc(self) -> Loc:
-        return Loc(self.file, *self.pos)
+    _MARKS = "itemlocs"
 
     def at(self, i: int) -> Loc:
         return _as_loc(self.file, self.itemlocs[i]) if 0 <= i < len(self.itemlocs) else self.loc
