@@ -10,9 +10,10 @@ bench_vlog.py makes them: its restore snapshot, then its steps repeated. The aud
 module), so the cost per step shows whether it is linear; the peak RSS of each audit process
 (wait4's ru_maxrss, that child alone) shows whether memory is flat in the log's length.
 
-hexforge runs as installed: its bytecode compiled first, as `pip install` does (pywargame's is, in its
-site-packages). Beside the 16x audit, the same audit runs from the sources with no bytecode (each start
-compiles every module: this machine sets PYTHONDONTWRITEBYTECODE); --no-bytecode times every audit so.
+hexforge runs as installed: from a copy of its packages compiled first, as `pip install` does (pywargame's
+is, in its site-packages; common.source_copies). Beside the 16x audit, the same audit runs from a copy with
+no bytecode (each start compiles every module, as a checkout does on a machine that sets
+PYTHONDONTWRITEBYTECODE); --no-bytecode times every audit so.
 """
 from __future__ import annotations
 
@@ -24,14 +25,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import ROOT, compile_bytecode, drop_bytecode, process_usage  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, process_usage, source_copies  # noqa: E402  (puts the repository on sys.path)
 
 from bench_vlog import LOGS, PY312, PYWARGAME, long_log  # noqa: E402
 
 
-def audit_cmd(log: Path, vmod: Path, tree: str) -> str:
-    env = f"PYTHONPATH={shlex.quote(str(ROOT))}"
-    return (f"{env} {shlex.quote(sys.executable)} -m compiler.cli audit {tree} {shlex.quote(str(log))} "
+def audit_cmd(log: Path, vmod: Path, tree: Path, env: dict) -> str:
+    """The audit as a shell starts it, importing hexforge from one of `source_copies` (run it from a folder
+    outside the checkout: `python -m` puts the working folder first on sys.path)."""
+    assigns = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    return (f"{assigns} {shlex.quote(sys.executable)} -m compiler.cli audit {shlex.quote(str(tree))} {shlex.quote(str(log))} "
             f"--module {shlex.quote(str(vmod))}")
 
 
@@ -54,18 +57,17 @@ def main() -> None:
     for name, n in sizes.items():
         logs[name] = tmp / f"{name}.vlog"
         long_log(LOGS / f"{a.source}.vlog", n, logs[name])
-    runs = {f"audit {name}": audit_cmd(log, vmod, f"source/{game}") for name, log in logs.items()}
+    envs = source_copies(tmp)
+    main_env = envs["from source" if a.no_bytecode else "bytecode"]
+    tree = ROOT / "source" / game
+    runs = {f"audit {name}": audit_cmd(log, vmod, tree, main_env) for name, log in logs.items()}
     if not a.no_bytecode:
-        runs["audit 16x, no bytecode"] = runs["audit 16x"]
+        runs["audit 16x, no bytecode"] = audit_cmd(logs["16x"], vmod, tree, envs["from source"])
     runs["pywargame readSave 16x"] = f"{shlex.quote(str(PY312))} -c {shlex.quote(PYWARGAME.format(log=str(logs['16x'])))}"
     samples: dict[str, list[tuple[float, float, int]]] = {k: [] for k in runs}
-    try:
-        for _ in range(a.runs):                    # interleaved, so load on the machine hits all alike
-            for name, cmd in runs.items():
-                (drop_bytecode if a.no_bytecode or "no bytecode" in name else compile_bytecode)()
-                samples[name].append(process_usage(cmd, shell=True))
-    finally:
-        drop_bytecode()
+    for _ in range(a.runs):                        # interleaved, so load on the machine hits all alike
+        for name, cmd in runs.items():
+            samples[name].append(process_usage(cmd, cwd=tmp, shell=True))
     med = {k: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v), max(s[2] for s in v))
            for k, v in samples.items()}
     print(f"log: {a.source}.vlog's steps repeated; {a.runs} runs, medians, whole processes "

@@ -24,7 +24,6 @@ leaves an installed package). Rows without either label (build, charts) import t
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
 import shutil
 import statistics
@@ -34,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from common import ROOT, largest_tree, process_usage  # noqa: E402  (puts the repository on sys.path)
+from common import ROOT, largest_tree, process_usage, source_copies  # noqa: E402  (puts the repository on sys.path)
 
 from validator.loader import find_files  # noqa: E402
 
@@ -46,27 +45,6 @@ FLOOR = ("import sys, yaml\n"
 def hexforge_cmd() -> list[str]:
     script = Path(sys.executable).parent / "hexforge"
     return [str(script)] if script.is_file() else [sys.executable, "-m", "compiler.cli"]
-
-
-PACKAGES = ("compiler", "validator")
-
-
-def source_copies(tmp: Path) -> dict[str, dict]:
-    """Environments importing hexforge from copies of its packages: "from source" (no bytecode, none
-    written) and "bytecode" (every module compiled first, as pip compiles an installed package)."""
-    envs = {}
-    for kind in ("from source", "bytecode"):
-        where = tmp / kind.replace(" ", "-")
-        for pkg in PACKAGES:
-            shutil.copytree(ROOT / pkg, where / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        env = {"PYTHONPATH": str(where)}
-        if kind == "bytecode":
-            if not all(compileall.compile_dir(where / pkg, quiet=1) for pkg in PACKAGES):
-                raise SystemExit(f"compileall failed in {where}")
-        else:
-            env["PYTHONDONTWRITEBYTECODE"] = "1"
-        envs[kind] = env
-    return envs
 
 
 class Runner:

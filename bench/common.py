@@ -1,7 +1,10 @@
-"""What the benchmarks share: the repository root on sys.path and the largest bundled game."""
+"""What the benchmarks share: the repository root on sys.path, the largest bundled game, a whole-process
+timer and copies of hexforge's packages to run from (with and without bytecode)."""
 from __future__ import annotations
 
+import compileall
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -32,15 +35,22 @@ def process_usage(cmd, cwd: Path = ROOT, env=None, shell: bool = False) -> tuple
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
 
-def compile_bytecode() -> None:
-    """Write hexforge's bytecode into the checkout's (git-ignored) __pycache__ directories, as `pip
-    install` writes an installed copy's. A machine that sets PYTHONDONTWRITEBYTECODE (this one does)
-    would otherwise compile every module again at each start of a process run from the checkout."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "compiler", "validator"], cwd=ROOT, check=True)
+PACKAGES = ("compiler", "validator")
 
 
-def drop_bytecode() -> None:
-    """Remove what `compile_bytecode` wrote: processes then run from the sources alone."""
-    import shutil
-    for d in list((ROOT / "compiler").rglob("__pycache__")) + list((ROOT / "validator").rglob("__pycache__")):
-        shutil.rmtree(d, ignore_errors=True)
+def source_copies(tmp: Path) -> dict[str, dict]:
+    """Environments importing hexforge from copies of its packages: "from source" (no bytecode, none
+    written) and "bytecode" (every module compiled first, as pip compiles an installed package)."""
+    envs = {}
+    for kind in ("from source", "bytecode"):
+        where = tmp / kind.replace(" ", "-")
+        for pkg in PACKAGES:
+            shutil.copytree(ROOT / pkg, where / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        env = {"PYTHONPATH": str(where)}
+        if kind == "bytecode":
+            if not all(compileall.compile_dir(where / pkg, quiet=1) for pkg in PACKAGES):
+                raise SystemExit(f"compileall failed in {where}")
+        else:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        envs[kind] = env
+    return envs
