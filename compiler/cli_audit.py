@@ -211,18 +211,11 @@ def loaded(setup: AuditSetup) -> tuple:
     return _LOADED[key]
 
 
-GC_YOUNG_THRESHOLD = 10_000                # allocations between young collections (CPython's default: 700)
-
-
 def _settle_collector() -> None:
     """The tree and module just loaded live as long as the process: freeze them out of the cyclic
-    collector's passes, and run the young passes less often (decoding and replaying a log allocate
-    many short-lived objects that reference counting frees). The collector took about a tenth of a
-    long log's audit; the findings are the same either way."""
+    collector's passes (a log's own reading and replay run with the collector paused: `_collector_paused`)."""
     import gc
     gc.freeze()
-    young, older, oldest = gc.get_threshold()
-    gc.set_threshold(max(young, GC_YOUNG_THRESHOLD), older, oldest)
 
 
 def _load(setup: AuditSetup) -> tuple:

@@ -47,10 +47,6 @@ def _in_play(ctx) -> Optional[Callable[[str], bool]]:
     return ctx.memo["in_play"]
 
 
-def _terrain_costs(ctx, costs) -> TerrainCosts:
-    return terrain_costs(ctx.game, costs)
-
-
 def path_cost(ctx, a: str, b: str, costs, blocked: frozenset = frozenset(), stops: frozenset = frozenset(),
               limit: Optional[Fraction] = None) -> Optional[tuple[Fraction, bool]]:
     """The cheapest (cost, every cost known) from a to b: never into `blocked`, never on through
@@ -104,7 +100,7 @@ def _search(ctx, a, b, costs, blocked, stops, limit):
     """Dijkstra over (MP, unknown costs): (cost, all known, predecessors) at b, or None."""
     if a == b:
         return Fraction(0), True, {}
-    return _dijkstra(ctx.grid, _in_play(ctx), _terrain_costs(ctx, costs), a, b, blocked, stops, limit)
+    return _dijkstra(ctx.grid, _in_play(ctx), terrain_costs(ctx.game, costs), a, b, blocked, stops, limit)
 
 
 def _remember(ctx, key, value):
@@ -416,7 +412,7 @@ def move_into_prohibited_terrain(ctx, m):
 
 
 def _prohibited_hex(ctx, costs, h: str):
-    row = _terrain_costs(ctx, costs).prohibited_hex(h)
+    row = terrain_costs(ctx.game, costs).prohibited_hex(h)
     return (h, row) if row is not None else None
 
 
