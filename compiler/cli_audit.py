@@ -41,9 +41,7 @@ class LogResult:
     audit: object = None                      # validator.referee.audit.LogAudit
     error: Optional[str] = None               # why the log could not be audited
     warnings: tuple = ()                      # what the reader could not map
-    ends: object = None                       # validator.referee.chain.Ends, with --chain
     page: Optional[str] = None                # its report page's file name, with --report
-    chain: Optional[tuple] = None             # --chain: the findings against the log before it (None: first)
 
 
 class CannotRun(Exception):
@@ -83,24 +81,19 @@ def _cannot(msg: str) -> int:
 
 # -- the batch --
 
-def _audit_batch(setup: AuditSetup, logs: tuple, jobs: int, chain: bool, names: Optional[list] = None,
-                 chained: Optional[list] = None) -> list[LogResult]:
+def _audit_batch(setup: AuditSetup, logs: tuple, jobs: int, chain: bool, names: Optional[list] = None) -> list[LogResult]:
     """Each log's result, in the order given, audited in `jobs` processes (1: in this one). `names`: the
-    report pages' names; `chained`: per log, the chain's findings against the log before it, or None."""
+    report pages' names; `chain`: each log's start is judged against the end of the log before it."""
     names = names or [None] * len(logs)
-    chained = chained or [None] * len(logs)
-    tasks = [(setup, str(log), name, x, chain) for log, name, x in zip(logs, names, chained)]
+    before = [None] + [str(x) for x in logs[:-1]] if chain else [None] * len(logs)
+    tasks = [(setup, str(log), name, prev) for log, name, prev in zip(logs, names, before)]
     workers = min(_jobs(jobs), len(tasks))
     if workers <= 1:
-        results = [audit_task(*t) for t in tasks]
-    else:
-        from concurrent.futures import ProcessPoolExecutor   # imported only for a batch on several processes
-        with ProcessPoolExecutor(max_workers=workers, initializer=loaded, initargs=(setup,)) as pool:
-            futures = [pool.submit(audit_task, *t) for t in tasks]
-            results = [_result(f, t[1]) for f, t in zip(futures, tasks)]
-    if chain:
-        _chain(results, loaded(setup)[0])
-    return results
+        return [audit_task(*t) for t in tasks]
+    from concurrent.futures import ProcessPoolExecutor   # imported only for a batch on several processes
+    with ProcessPoolExecutor(max_workers=workers, initializer=loaded, initargs=(setup,)) as pool:
+        futures = [pool.submit(audit_task, *t) for t in tasks]
+        return [_result(f, t[1]) for f, t in zip(futures, tasks)]
 
 
 def _jobs(jobs: int) -> int:
@@ -124,11 +117,7 @@ def _audit_with_report(setup: AuditSetup, logs: tuple, report: Path, jobs: int, 
     try:
         with atomic_dir(report, lambda n: n.endswith(REPORT_FILES)) as tmp:
             with_report = replace(setup, report_dir=tmp)
-            if chain:                          # the chain's findings go on the pages: compare first
-                first = _audit_batch(setup, logs, jobs, chain=True)
-                results = _audit_batch(with_report, logs, jobs, False, names, [r.chain for r in first])
-            else:
-                results = _audit_batch(with_report, logs, jobs, False, names)
+            results = _audit_batch(with_report, logs, jobs, chain, names)
             write_index(tmp, f"Audit: {game.title}", [index_entry(r) for r in results])
     except OSError as e:
         raise CannotRun(f"cannot write the report to {report}: {e.strerror or e}")
@@ -157,43 +146,6 @@ def index_entry(r: LogResult):
     return IndexEntry(r.file, r.page, r.audit.scenario, r.audit.steps,
                       sum(1 for f in fs if f.severity == "error"), sum(1 for f in fs if f.severity == "warning"),
                       sum(1 for f in fs if f.severity == "info"))
-
-
-def _chain(results: list[LogResult], game) -> None:
-    """Each audited log's start against the end of the audited log before it, instead of against the
-    scenario's set-up (a later log starts mid-game); an unreadable log breaks the chain."""
-    from validator.referee.chain import compare
-    previous: Optional[LogResult] = None
-    for r in results:
-        if r.error:
-            previous = None
-            continue
-        if previous is not None:
-            r.chain = tuple(compare(previous.ends, r.ends, Path(previous.file).name, game))
-            judge_by_chain(r.audit, r.chain)
-        previous = r
-
-
-def setup_rule_codes() -> frozenset[str]:
-    """The referee's rules that judge a log's start position against the scenario's set-up."""
-    from validator.referee import all_rules
-    return frozenset(c for c, r in all_rules().items() if r.on == "start" and r.name.startswith("setup-"))
-
-
-def judge_by_chain(audit, chain_findings: tuple) -> None:
-    """A chained log's start: the chain's findings in place of the set-up rules' ones."""
-    codes = setup_rule_codes()
-    audit.findings = [f for f in audit.findings if not (f.step is None and f.code in codes)]
-    add_findings(audit, chain_findings)
-
-
-def add_findings(audit, findings) -> None:
-    """Findings made beside the referee's (module, chain), put in the audit's order."""
-    from validator.referee.audit import SEVERITY_ORDER
-    if not findings:
-        return
-    audit.findings = sorted(audit.findings + list(findings),
-                            key=lambda f: (f.step or 0, SEVERITY_ORDER[f.severity], f.code))
 
 
 # -- one log (in a worker process) --
@@ -295,12 +247,12 @@ class _Unreadable(Exception):
     pass
 
 
-def audit_task(setup: AuditSetup, log: str, page: Optional[str], chained: Optional[tuple], chain: bool) -> LogResult:
+def audit_task(setup: AuditSetup, log: str, page: Optional[str], before: Optional[str] = None) -> LogResult:
     """Audit one log (and write its page); any failure is this log's error, never the batch's.
-    `chained`: the findings of its start against the previous log's end, already made (--chain --report)."""
+    `before`: with --chain, the log played before it (its start is judged against that log's end)."""
     try:
         with _collector_paused():
-            return _audit_one(setup, Path(log), page, chained, chain)
+            return _audit_one(setup, Path(log), page, before)
     except CannotRun as e:
         return LogResult(log, error=str(e))
     except Exception as e:                     # a referee bug must not stop a league's batch
@@ -323,10 +275,8 @@ def _collector_paused():
             gc.enable()
 
 
-def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], chained: Optional[tuple],
-               chain: bool) -> LogResult:
+def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], before: Optional[str]) -> LogResult:
     from validator.referee.audit import UnknownScenario, audit
-    from validator.referee.provenance import module_mismatch
     game, mod = loaded(setup)
     if not log.is_file():
         return LogResult(str(log), error="no such file")
@@ -338,18 +288,26 @@ def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], chained: Optio
     if other:
         return LogResult(str(log), error=other)
     try:
-        result = audit(game, record, setup.scenario)
+        result = audit(game, record, setup.scenario, _previous(game, mod, before), _module_name(mod))
     except UnknownScenario as e:
         return LogResult(str(log), error=str(e))
-    add_findings(result, module_mismatch(record.module, _module_name(mod)))
-    if chained is not None:
-        judge_by_chain(result, chained)
-    ends = None
-    if chain:
-        from validator.referee.chain import ends as record_ends
-        ends = record_ends(record)
     page_file = _write_page(setup, game, record, result, page) if setup.report_dir and page else None
-    return LogResult(str(log), result, None, tuple(record.warnings), ends, page_file)
+    return LogResult(str(log), result, None, tuple(record.warnings), page_file)
+
+
+def _previous(game, mod, before: Optional[str]):
+    """The log before this one in a chain, read for its end (None where there is none, or it cannot be
+    read or is of another game: the chain is broken there)."""
+    if before is None:
+        return None
+    from validator.referee.chain import Previous, ends
+    try:
+        record = _read(game, Path(before), mod)
+    except (_Unreadable, OSError):
+        return None
+    if _other_game(game, record):
+        return None
+    return Previous(Path(before).name, ends(record))
 
 
 def _write_page(setup: AuditSetup, game, record, result, name: str) -> str:
@@ -371,8 +329,10 @@ def _cached_board(game, board_id: str):
 # -- output --
 
 def _where(f) -> str:
-    if f.step is None:
+    if f.step == 0:
         return "start position"
+    if f.step is None:
+        return "log"
     parts = [f"turn {f.turn}"] if f.turn else []
     if f.phase_label:
         parts.append(f.phase_label)

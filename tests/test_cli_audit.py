@@ -146,10 +146,10 @@ def test_a_log_that_crashes_the_referee_fails_alone(monkeypatch):
 
     real = referee.audit
 
-    def crash_on_legal(game, record, scenario=None):
+    def crash_on_legal(game, record, *args):
         if record.source.endswith("aachen_legal.vlog"):
             raise ZeroDivisionError("boom")
-        return real(game, record, scenario)
+        return real(game, record, *args)
     monkeypatch.setattr(referee, "audit", crash_on_legal)
     res = aachen(LOGS / "aachen_legal.vlog", LOGS / "aachen_violations.vlog", extra=("-q",))
     assert res.exit_code == 2
@@ -289,7 +289,7 @@ def test_a_log_of_another_module_version_is_warned_about(tmp_path):
     assert res.exit_code == 0
     (d,) = [d for d in json.loads(res.stdout)["logs"][0]["diagnostics"] if d["code"] == "HF1653"]
     assert (d["severity"], d["step"], d["message"]) == (
-        "warning", None, "the log was written with module 'Aachen: First to Fall 0.9', audited with "
+        "warning", 0, "the log was written with module 'Aachen: First to Fall 0.9', audited with "
                          "'Aachen: First to Fall 1.0'")
     # the same module: no warning
     same = aachen(LOGS / "aachen_legal.vlog", extra=("--format", "json"))

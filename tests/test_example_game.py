@@ -150,7 +150,7 @@ def test_sequence_of_play_has_a_mechanized_only_exploitation_phase(game):
     assert [p.id for p in game.phases if p.moves == ("mechanized",)] == ["red-exploitation", "blue-exploitation"]
     assert [p.rule for p in game.phases] == ["3.2", "3.2", "9.1", "3.2", "3.2", "9.1"]
     r = game.rules
-    assert (r.stacking_limit, r.stacking_counts, r.zoc_model, r.combat_method, r.combat_table) == (
+    assert (r.stacking.limit, r.stacking.counts, r.zoc.model, r.combat.method, r.combat.table) == (
         2, "units", "standard", "odds", "crt")
 
 

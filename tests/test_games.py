@@ -179,7 +179,7 @@ def test_bulge_places_what_the_rules_place():
 def test_bulge_turn_track_and_crt():
     g = _game("bulge")
     assert g.turns[0].id == "16 AM" and g.turns[-1].id == "2 PM" and len(g.turns) == 36
-    crt = next(t for t in g.tables if t.id == g.rules.combat_table)
+    crt = next(t for t in g.tables if t.id == g.rules.combat.table)
     assert len(crt.columns) == 14 and all(len(r.results) == 14 for r in crt.rows)
     assert {r for row in crt.rows for r in row.rolls} == set(range(-1, 9))
     assert crt.uncertain  # the staggered print leaves cells the reconstruction is unsure of

@@ -60,7 +60,7 @@ def test_stacks_undo_step_6_puts_two_units_in_one_hex(games):
 def test_every_aachen_log_starts_with_the_module_setup_stacks(games, name):
     r = audited(games, name)
     assert [(f.code, f.severity, f.hexes, f.step) for f in r.findings if f.code == "HF1005"] == [
-        ("HF1005", "info", ("1934",), None), ("HF1005", "info", ("2630",), None)]
+        ("HF1005", "info", ("1934",), 0), ("HF1005", "info", ("2630",), 0)]
     assert r.scenario == "aachen" and r.scenario_score == 1.0
 
 

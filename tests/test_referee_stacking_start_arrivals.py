@@ -9,6 +9,7 @@ from validator.position import Counter, Where
 from validator.referee.audit import UnknownScenario, audit
 from validator.referee.replay import replay
 from validator.referee.start import match
+from validator.referee.view import Facts
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +189,8 @@ def test_unit_in_no_list_is_a_note_where_a_gap_may_hide_it(aachen):
     assert found(r, "HF14") == [(1, "HF1403", "info", ("1010",), ("183/Fus.",))]
     sc = game.scenario("aachen")
     no_gap = replace(sc, setup=tuple(g for g in sc.setup if not g.gap))
-    ctx = replay(game, log.record(), no_gap, memo={"start_match": match(game, no_gap, pos)})
+    rec = log.record()
+    ctx = replay(game, rec, no_gap, Facts(game, no_gap, rec, match(game, no_gap, pos)))
     assert [(f.code, f.severity) for f in ctx.findings if f.code == "HF1403"] == [("HF1403", "error")]
 
 

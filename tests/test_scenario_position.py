@@ -114,7 +114,7 @@ def test_rules_are_functions_of_a_position(mini):
     assert (o.hex, o.side, o.size, o.limit) == ("0202", "blue", 3, 2)
     assert overstacked(g, three.removed("b1-c#2")) == []                     # at the limit: legal
     both = _pos(("b1-a", "blue", "0303", ()), ("r1-a", "red", "0303", ()))
-    assert [(m.hex, m.what) for m in sides_sharing(both)] == [("0303", ("blue", "red"))]
+    assert [(m.hex, m.what) for m in sides_sharing(g, both)] == [("0303", ("blue", "red"))]
     apart = g.rules.mixing_rules[0]
     mixed = _pos(("b1-a", "blue", "0404", ()), ("cy-a", "blue", "0404", ()))
     assert [(m.hex, m.what) for m in nationalities_mixed(g, mixed, apart)] == [("0404", ("bl", "cy"))]

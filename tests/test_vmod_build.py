@@ -327,8 +327,8 @@ def _main_map_units(game, mod, entry):
 def test_module_setups_are_legal_positions(built):
     """No set-up puts more units in a hex than stacking allows (units count equally in every bundled game)."""
     game, path, mod = built
-    limit = game.rules.stacking_limit
-    if limit is None or game.rules.stacking_counts != "units":
+    limit = game.rules.stacking.limit
+    if limit is None or game.rules.stacking.counts != "units":
         pytest.skip("no unit-count stacking limit")
     for s, entry in zip(game.scenarios, mod.setups):
         over = {h: us for h, us in _main_map_units(game, mod, entry).items() if len(us) > limit}

@@ -68,18 +68,16 @@ READ_CODES: tuple[Code, ...] = (
             "or remove the erratum if the data already carries the correction", "read"),
 )
 
-# Modules whose import declares codes through `@check`, `@rule` or `declare`.
-DECLARING_MODULES = ("validator.checks.errata", "validator.checks.hexes", "validator.checks.stacking",
-                     "validator.checks.tables", "validator.checks.turns", "validator.checks.units",
-                     "validator.referee.arrivals", "validator.referee.coverage", "validator.referee.movement",
-                     "validator.referee.order", "validator.referee.sequence", "validator.referee.stacking",
-                     "validator.referee.startpos",
-                     "validator.referee.combat", "validator.referee.dice",
-                     "validator.referee.chain", "validator.referee.provenance")
+# Modules whose import declares codes through `@check` (the referee's `@rule` modules are listed once, in
+# validator.referee.RULE_MODULES).
+CHECK_MODULES = ("validator.checks.errata", "validator.checks.hexes", "validator.checks.stacking",
+                 "validator.checks.tables", "validator.checks.turns", "validator.checks.units")
 
 
 def all_codes() -> dict[str, Code]:
     """Every declared code, in code order: reading codes, tree checks, and the referee's rules."""
-    for name in DECLARING_MODULES:
+    for name in CHECK_MODULES:
         importlib.import_module(name)
+    from .referee import all_rules
+    all_rules()
     return dict(sorted(CODES.items()))

@@ -22,7 +22,7 @@ from .model import (
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     NotIfMovedIn, OneAtATime, Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
     SideEffect, TableClamp, TableStrengths, DrmCondition, AfterCombat,
-    SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
+    SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, VictoryTerms,
 )
 from .tec import read_costs
 from .yamlsrc import MAX_FILE_BYTES, LocMap, SourceError, load_text
@@ -285,7 +285,8 @@ def _drm_condition(m) -> Optional[DrmCondition]:
 def _after_combat(m) -> Optional[AfterCombat]:
     if not m:
         return None
-    return AfterCombat(m.get("retreat"), _t(m.get("avoids")), m.get("advance"), m.get("rule"), m.get("advance_hexes"))
+    return AfterCombat(m.get("retreat"), _t(m.get("avoids")), m.get("advance"), m.get("rule"), m.get("advance_hexes"),
+                       m.get("advance_by"), m.get("advance_units"))
 
 
 def _strengths(m) -> TableStrengths:
@@ -403,6 +404,34 @@ def _not_if_moved_in(v) -> Optional[NotIfMovedIn]:
     return NotIfMovedIn(tuple(str(x) for x in v["phases"]), str(v["rule"]), _loc(v))
 
 
+def _limit(m) -> Optional[str]:
+    """A combat limit's rule number ("" where the tree declares it without one); None where absent."""
+    return None if not m else str(m.get("rule") or "")
+
+
+def _rules(r) -> Rules:
+    st = r.get("stacking") or {}
+    zoc = r.get("zoc") or {}
+    cb = r.get("combat") or {}
+    return Rules(
+        stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st), st.get("penalty")),
+        mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
+        zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
+                    zoc.get("max_bonds_per_post"), _loc(zoc), zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),
+        combat=CombatRule(cb.get("method"), cb.get("table"), cb.get("rule"), _loc(cb), _limit(cb.get("attack_once")),
+                          _limit(cb.get("defend_once")), _limit(cb.get("combat_phases_only"))),
+        movement_classes=_t(r.get("movement_classes")), other=dict(r.get("other") or {}), loc=_loc(r),
+        movement_rule=r.get("movement_rule"), one_at_a_time=_one_at_a_time(r.get("one_at_a_time")))
+
+
+def _victory_terms(v) -> Optional[VictoryTerms]:
+    if not v or not (v.get("control") or v.get("wins")):
+        return None
+    ctl, wins = v.get("control") or {}, v.get("wins") or {}
+    return VictoryTerms(ctl.get("start"), ctl.get("changes"), ctl.get("rule"), wins.get("side"), wins.get("points"),
+                        wins.get("rule") or v.get("rule"), _loc(v))
+
+
 def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rels: tuple) -> Game:
     g = files["game.yaml"]
     factor_names = tuple(g.get("factors") or ("attack", "defense", "movement"))
@@ -414,24 +443,11 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
     turns = tuple(Turn(str(t["id"]), i, t.get("date"), t.get("time"), _loc(t)) for i, t in enumerate(g["turns"]))
     phases = tuple(Phase(p["id"], p["name"], p.get("side"), _loc(p), p.get("rule"), _moves(p.get("moves")),
                          bool(p.get("combat")), _one_at_a_time(p.get("one_at_a_time")),
-                         _not_if_moved_in(p.get("not_if_moved_in"))) for p in g.get("sequence_of_play") or ())
+                         _not_if_moved_in(p.get("not_if_moved_in")), p.get("arrivals") is not None,
+                         (p.get("arrivals") or {}).get("rule")) for p in g.get("sequence_of_play") or ())
     dice = tuple(Dice(d["name"], d["count"], d["sides"]) for d in g.get("dice") or ())
     r = g.get("rules") or LocMap()
-    st = r.get("stacking") or {}
-    zoc = r.get("zoc") or {}
-    cb = r.get("combat") or {}
-    rules = Rules(st.get("limit"), st.get("counts", "units"), st.get("rule"),
-                  tuple({**mx, "loc": _loc(mx)} for mx in r.get("mixing") or ()),
-                  zoc.get("model"), cb.get("method"), cb.get("table"), _t(r.get("movement_classes")),
-                  dict(r.get("other") or {}), _loc(r),
-                  stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st),
-                                         st.get("penalty")),
-                  mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
-                  movement_rule=r.get("movement_rule"), one_at_a_time=_one_at_a_time(r.get("one_at_a_time")),
-                  zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
-                              zoc.get("max_bonds_per_post"), _loc(zoc),
-                               zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),
-                  combat=CombatRule(cb.get("method"), cb.get("table"), cb.get("rule"), _loc(cb)))
+    rules = _rules(r)
     gaps = tuple(Gap(x["id"], x["what"], x.get("rule"), x.get("severity", "warning"), x.get("note"), _loc(x))
                  for x in g.get("gaps") or ())
 
@@ -536,7 +552,7 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             tuple(dict(v) | {"loc": _loc(v)} for v in s.get("supply_sources") or ()),
             dict(s.get("victory") or {}) | {"loc": _loc(s.get("victory"))} if s.get("victory") else {},
             tuple(dict(v) for v in s.get("special_rules") or ()),
-            _loc(s)))
+            _loc(s), _victory_terms(s.get("victory"))))
 
     errata = []
     for rel, d in errata_docs:

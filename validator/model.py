@@ -88,6 +88,8 @@ class Phase:
     combat: bool = False                      # combat happens in this phase (retreats, advances, overruns)
     one_at_a_time: Optional[OneAtATime] = None          # this phase's own order of moving (else the game's)
     not_if_moved_in: Optional[NotIfMovedIn] = None
+    arrivals: bool = False                    # reinforcements arrive in this phase
+    arrivals_rule: Optional[str] = None
 
 
 @frozen
@@ -155,31 +157,27 @@ class ZocRule:
 
 @frozen
 class CombatRule:
-    """How combat is resolved (game.yaml rules.combat)."""
+    """How combat is resolved (game.yaml rules.combat), and the limits the rules put on it. Each limit
+    is the number of the rule that prints it; None where the rules do not say so."""
     method: Optional[str]                     # odds | differential
     table: Optional[str]                      # id of the table in tables.yaml
     rule: Optional[str]
     loc: Loc = NOWHERE
+    attack_once: Optional[str] = None         # each unit attacks at most once per combat phase
+    defend_once: Optional[str] = None         # each hex is attacked at most once per combat phase
+    combat_phases_only: Optional[str] = None  # no combat (no combat roll applied) outside the combat phases
 
 
 @frozen
 class Rules:
-    """The game's rule parameters (game.yaml rules): stacking, mixing, ZOC, combat, movement classes."""
-    stacking_limit: Optional[int]
-    stacking_counts: str                      # units | steps
-    stacking_rule: Optional[str]
-    mixing: tuple[dict, ...]                  # raw mixing-rule mappings (kind, ...), each with `loc`
-    zoc_model: Optional[str]
-    combat_method: Optional[str]
-    combat_table: Optional[str]
+    """The game's rule parameters (game.yaml rules), typed, each with the rule number it comes from."""
+    stacking: "StackingRule"
+    mixing_rules: tuple[MixingRule, ...]
+    zoc: ZocRule
+    combat: CombatRule
     movement_classes: tuple[str, ...]
     other: dict
     loc: Loc = NOWHERE
-    # the same parameters typed, each with its rule number (the flat fields above are kept for callers)
-    stacking: Optional[StackingRule] = None
-    mixing_rules: tuple[MixingRule, ...] = ()
-    zoc: Optional[ZocRule] = None
-    combat: Optional[CombatRule] = None
     movement_rule: Optional[str] = None       # the rule of movement allowances and paths (what a move finding cites)
     one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
 
@@ -432,6 +430,8 @@ class AfterCombat:
     advance: Optional[str] = None             # defender_hex_first: an advance enters the vacated defender hex first
     rule: Optional[str] = None
     advance_hexes: Optional[int] = None       # an advance into a vacated hex after any result, this far at most
+    advance_by: Optional[str] = None          # who may advance: "attackers" (units that attacked and did not retreat)
+    advance_units: Optional[int] = None       # how many units may advance at most
 
 
 @frozen
@@ -663,6 +663,20 @@ class Box:
 
 
 @frozen
+class VictoryTerms:
+    """How a scenario is won, where the tree gives it as data (scenarios/*.yaml `victory`: `control`,
+    `wins`): who controls the victory hexes at the start, how control changes, who wins with how many
+    points (else the other side)."""
+    control_start: Optional[str]              # the side controlling every victory hex at the start
+    control_changes: Optional[str]            # "entered": a hex changes control when a unit of another side enters it
+    control_rule: Optional[str]
+    winner: Optional[str]
+    points: Optional[int]
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@frozen
 class Scenario:
     """One scenario (scenarios/*.yaml): its boards, turns, set-up, reinforcements and victory conditions."""
     id: str
@@ -683,6 +697,7 @@ class Scenario:
     victory: dict
     special_rules: tuple[dict, ...]
     loc: Loc = NOWHERE
+    victory_terms: Optional[VictoryTerms] = None
 
 
 @frozen

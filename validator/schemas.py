@@ -131,7 +131,8 @@ GAME = _obj(
         ["id", "name"], id=_s, name=_s, side=_sn,
         moves={"oneOf": [{"enum": ["all"]}, _strs]}, combat={"type": "boolean"},
         one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
-        not_if_moved_in=_obj(["phases", "rule"], phases={**_strs, "minItems": 1}))},
+        not_if_moved_in=_obj(["phases", "rule"], phases={**_strs, "minItems": 1}),
+        arrivals=_obj())},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
@@ -146,7 +147,11 @@ GAME = _obj(
                  post_min_steps={"type": "integer", "minimum": 1}, post_spacing={"type": "integer", "minimum": 1},
                  max_bonds_per_post={"type": "integer", "minimum": 1},
                  exerted_by={"enum": ["all", "unknown"]}, blocked_by=_strs),
-        combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn),
+        combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn,
+                    attack_once={**_obj(), "description": "each unit attacks at most once per combat phase"},
+                    defend_once={**_obj(), "description": "each hex is attacked at most once per combat phase"},
+                    combat_phases_only={**_obj(), "description": "no combat result is applied outside the "
+                                                                 "phases marked `combat`"}),
         movement_classes=_strs,
         one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
         movement_rule={**_sn, "description": "the rule of movement allowances and paths, cited by move findings"},
@@ -246,7 +251,11 @@ _AFTER_COMBAT = _obj(
     advance={"enum": ["defender_hex_first"], "description": "an advance enters the vacated defender hex first"},
     advance_hexes={"type": "integer", "minimum": 1,
                    "description": "whenever the defender's hex is vacated, attackers may advance this far "
-                                  "(whatever the result); absent: only results with `advance` allow one"})
+                                  "(whatever the result); absent: only results with `advance` allow one"},
+    advance_by={"enum": ["attackers"], "description": "only units that attacked in the battle and did not "
+                                                      "retreat may advance"},
+    advance_units={"type": "integer", "minimum": 1, "maximum": MAX_COUNT,
+                   "description": "at most this many units advance after one battle"})
 
 TABLES = _obj(
     ["tables"],
@@ -327,7 +336,11 @@ SCENARIO = _obj(
     removals={"type": "array", "items": {"$ref": "#/$defs/removal"}},
     supply_sources={"type": "array", "items": _obj(
         ["side"], side=_s, text=_sn, name=_sn, hexes=_hexes, area=_sn, any_area=_strs)},
-    victory=_obj(text=_sn, hexes=_hexes, extra_ok=True),
+    victory=_obj(text=_sn, hexes=_hexes, extra_ok=True,
+                 control=_obj(start={**_sn, "description": "the side controlling every victory hex at the start"},
+                              changes={"enum": ["entered"], "description": "a hex changes control when a unit of "
+                                                                           "another side enters it"}),
+                 wins=_obj(["side", "points"], side=_s, points={"type": "integer", "minimum": 0, "maximum": 9999})),
     special_rules={"type": "array", "items": _obj(
         id={"type": ["string", "number"]}, text=_sn, name=_sn, units={"$ref": "#/$defs/placements"},
         extra_ok=True)},

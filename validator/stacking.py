@@ -47,9 +47,18 @@ def _units(counters: Iterable[Counter]) -> list[Counter]:
     return [c for c in counters if c.kind == "unit"]
 
 
+def side_of(game: Game, c: Counter) -> Optional[str]:
+    """The side a counter is on: the piece's own where it says (a log's piece, a set-up's counter), else
+    its unit's in the tree. The one reading of a counter's side, for the set-up checks and the referee."""
+    if c.side:
+        return c.side
+    u = game.unit(c.unit)
+    return u.side if u else None
+
+
 def stack_size(game: Game, counters: Iterable[Counter]) -> int:
     """The stack's size as rules.stacking counts it: units, or steps (a reduced unit has one left)."""
-    if game.rules.stacking_counts != "steps":
+    if game.rules.stacking.counts != "steps":
         return len(_units(counters))
     total = 0
     for c in _units(counters):
@@ -58,31 +67,31 @@ def stack_size(game: Game, counters: Iterable[Counter]) -> int:
     return total
 
 
-def _by_side(counters: Iterable[Counter]) -> dict[Optional[str], list[Counter]]:
+def _by_side(game: Game, counters: Iterable[Counter]) -> dict[Optional[str], list[Counter]]:
     out: dict[Optional[str], list[Counter]] = {}
     for c in _units(counters):
-        out.setdefault(c.side, []).append(c)
+        out.setdefault(side_of(game, c), []).append(c)
     return out
 
 
 def overstacked(game: Game, position: Position) -> list[Overstack]:
     """Each side's stack that is over the limit, hex by hex (sorted)."""
-    limit = game.rules.stacking_limit
+    limit = game.rules.stacking.limit
     if limit is None:
         return []
     out = []
     for h, stack in sorted(position.stacks().items()):
-        for side, cs in sorted(_by_side(stack).items(), key=lambda kv: kv[0] or ""):
+        for side, cs in sorted(_by_side(game, stack).items(), key=lambda kv: kv[0] or ""):
             n = stack_size(game, cs)
             if n > limit:
                 out.append(Overstack(h, side, n, limit, tuple(cs)))
     return out
 
 
-def sides_sharing(position: Position) -> list[Mixed]:
+def sides_sharing(game: Game, position: Position) -> list[Mixed]:
     out = []
     for h, stack in sorted(position.stacks().items()):
-        sides = sorted({c.side or "" for c in _units(stack)})
+        sides = sorted({side_of(game, c) or "" for c in _units(stack)})
         if len(sides) > 1:
             out.append(Mixed(h, tuple(sides), tuple(_units(stack))))
     return out
@@ -146,9 +155,9 @@ def may_join(game: Game, stack: tuple[Counter, ...], counter: Counter, hex_id: s
     if counter.kind != "unit":
         return True
     units = _units(stack)
-    if any(c.side != counter.side for c in units):
+    if any(side_of(game, c) != side_of(game, counter) for c in units):
         return False
-    limit = game.rules.stacking_limit
+    limit = game.rules.stacking.limit
     if limit is not None and stack_size(game, units + [counter]) > limit:
         return False
     trial = Position.of([(c, _TRIAL) for c in units + [counter]])

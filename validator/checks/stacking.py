@@ -35,12 +35,12 @@ def _positions(ctx):
 @check("HF401", "overstacked", "error", "move units out of the hex until the stack is within the limit")
 def overstacked_at_setup(ctx):
     g = ctx.game
-    rule = g.rules.stacking_rule
+    rule = g.rules.stacking.rule
     for sc, sp in _positions(ctx):
         for o in overstacked(g, sp.position):
             lines = _lines(sp, o.counters)
             yield Finding(lines[-1].group.loc,
-                          f"scenario {sc.id}: {o.size} {g.rules.stacking_counts} in {o.hex}, over the stacking limit "
+                          f"scenario {sc.id}: {o.size} {g.rules.stacking.counts} in {o.hex}, over the stacking limit "
                           f"of {o.limit}" + (f" ({rule})" if rule else ""),
                           hexes=(o.hex,), units=_labels(ctx, lines))
 
@@ -48,7 +48,7 @@ def overstacked_at_setup(ctx):
 @check("HF402", "both-sides-in-hex", "error", "units of both sides never share a hex at set-up")
 def both_sides_in_hex(ctx):
     for sc, sp in _positions(ctx):
-        for m in sides_sharing(sp.position):
+        for m in sides_sharing(ctx.game, sp.position):
             lines = _lines(sp, m.counters)
             yield Finding(lines[-1].group.loc, f"scenario {sc.id}: units of {' and '.join(m.what)} share {m.hex}",
                           hexes=(m.hex,), units=_labels(ctx, lines))
@@ -106,7 +106,7 @@ def prohibited_terrain_at_setup(ctx):
 def no_room_to_place(ctx):
     """A hex range or 'X or Y' line that cannot hold its units within the stacking limit."""
     g = ctx.game
-    limit = g.rules.stacking_limit
+    limit = g.rules.stacking.limit
     if not limit:
         return
     lines = []

@@ -221,7 +221,7 @@ def victory_hex_without_value(ctx):
 @check("HF610", "combat-table-unknown", "error", "rules.combat.table must name a table in tables.yaml")
 def combat_table_unknown(ctx):
     g = ctx.game
-    t = g.rules.combat_table
+    t = g.rules.combat.table
     if t and t not in {x.id for x in g.tables}:
         yield Finding(g.rules.loc, f"the combat table {t!r} is not in tables.yaml")
 

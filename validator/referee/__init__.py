@@ -7,7 +7,9 @@ as partly verified (a note with its reason).
 
 Rules are small named functions registered by `@rule(code, name, severity, help, on=...)`, each
 declared once in `validator.codes` (kind "audit") and found by its code (`grep -rn HF1201
-validator/referee`). Every rule has one signature, `(ctx, moment) -> Iterable[Finding]`, and says
+validator/referee`). Every rule has one signature, `(view) -> Verdict | None`: it reads a read-only
+`View` (validator.referee.view: the game, the position, the replay's ledger and its reading of the
+event) and returns what it found and what it could verify only partly; it changes nothing. Each says
 which moments of the replay it judges: "start", "event", "phase-end", "end". An "event" rule names
 the record's event types its code can act on (`events=(Moved,)`) and, where it judges only some of
 them, how the replay must have read the event (`read_as=("move",)`, one of READINGS); the replay hands
@@ -16,13 +18,13 @@ it only those (every event where it names none). Rules read the game's data only
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 from ..codes import declare
 
 MOMENTS = ("start", "event", "phase-end", "end")
 
-# How the replay reads an event, once, before its rules run (validator.referee.replay.read_as).
+# How the replay reads an event, once, before its rules run (validator.referee.replay).
 READINGS = {
     "move": "a unit's map move read as made in a movement phase",
     "after-combat": "a unit's map move read as a retreat or an advance after a roll in a combat phase",
@@ -32,18 +34,52 @@ READINGS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """What a rule found; the replay adds the step, turn, phase and side it was found at."""
+class Finding(NamedTuple):
+    """One finding, the one type every part of the audit reports with. A rule fills what it knows, by
+    keyword (`Finding(message=..., hexes=..., units=...)`); the replay completes the rest: the code and
+    the declared severity and help where the rule leaves them, the step (step 0 is the log's start,
+    before any step), turn, phase and side. A NamedTuple: made once or more per event, cheaply."""
     message: str
     hexes: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
-    severity: Optional[str] = None            # overrides the rule's default (a note where unsure)
+    severity: Optional[str] = None            # overrides the rule's declared one (a note where unsure)
     help: Optional[str] = None
-    rule: Optional[str] = None                # the rule number from the tree's data
-    step: Optional[int] = None                # overrides the moment's step
+    rule: Optional[str] = None                # the rule number, from the tree's data
+    step: Optional[int] = None                # where it is located, if not at the moment's step
     side: Optional[str] = None
-    code: Optional[str] = None                # a code the combat judge declared, for its verdicts
+    code: Optional[str] = None
+    turn: Optional[str] = None
+    phase: Optional[str] = None               # phase id
+    phase_label: Optional[str] = None         # "US Movement Phase, inferred"
+
+    def as_json(self) -> dict:
+        return {"code": self.code, "severity": self.severity, "message": self.message, "help": self.help,
+                "rule": self.rule, "step": self.step, "turn": self.turn, "phase": self.phase,
+                "side": self.side, "hexes": list(self.hexes), "units": list(self.units)}
+
+
+class Verdict(NamedTuple):
+    """What one rule says of one moment: its findings, and why the step could be verified only partly
+    (a reading was assumed) or not at all (`unjudged`; `noted`: a finding of its own says so already)."""
+    findings: tuple[Finding, ...] = ()
+    partly: tuple[str, ...] = ()
+    unjudged: tuple[str, ...] = ()
+    noted: bool = False
+
+
+NOTHING = Verdict()
+
+
+def found(*findings: Finding, partly: tuple[str, ...] = ()) -> Verdict:
+    return Verdict(tuple(findings), partly)
+
+
+def partly(*reasons: str) -> Verdict:
+    return Verdict((), reasons)
+
+
+def unjudged(*reasons: str) -> Verdict:
+    return Verdict((), (), reasons)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +113,15 @@ def rule(code: str, name: str, severity: str, help: str, on: str = "event",
     return register
 
 
+# The modules whose import registers the referee's rules (validator.codes imports them too).
+RULE_MODULES = ("arrivals", "chain", "combat_rules", "coverage", "dice", "movement", "order", "provenance",
+                "scenario", "sequence", "stacking", "startpos")
+
+
 def all_rules() -> dict[str, Rule]:
-    from . import arrivals, coverage, movement, order, sequence, stacking, startpos  # noqa: F401  (registration)
+    import importlib
+    for name in RULE_MODULES:
+        importlib.import_module(f"{__name__}.{name}")
     return dict(sorted(REGISTRY.items()))
 
 

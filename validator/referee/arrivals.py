@@ -1,20 +1,59 @@
-"""Reinforcements and removals: units enter on their printed turn at their printed entry; removed
-units stay out; a unit no list places does not appear."""
+"""Reinforcements and removals: units enter on their printed turn at their printed entry, in the
+phases reinforcements arrive in; removed units stay out; a unit no list places does not appear.
+
+A reinforcement dragged from its box straight to a hex beyond its entry area is read as the rules
+allow (the cheapest reading, 11.2): it entered at a hex of its area, paying that hex's cost, then moved
+on; the movement rules judge that leg (validator.referee.movement). Which arrival line an entering
+unit uses is kept in the ledger (`arrivals_used`, `consumed`).
+"""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Mapping, NamedTuple, Optional
 
 from ..record import Moved, Placed
-from . import Finding, rule
-from .start import location_hexes, slots
+from . import Finding, Verdict, found, partly, rule
+from .ledger import put
+from .movement import WRONG_ENTRY, mp
+from .start import location_hexes
+
+
+class ArrivalLine(NamedTuple):
+    """One unit line of an order of arrival."""
+    key: tuple                                # (order, turn, arrival, unit): what `arrivals_used` counts
+    unit: str
+    turn_index: Optional[int]
+    turn: str
+    hexes: Optional[frozenset[str]]           # the entry's hexes; None where not printed
+    count: int
+    condition: Optional[str]
+    rule: Optional[str]                       # the order of arrival's rule
+    entry: str                                # the entry as printed
+    side: str
+    gap: Optional[str]
+    entry_rule: Optional[str]                 # the entry area's rule, else the order's
+
+
+def arrival_lines(game, scenario) -> tuple[ArrivalLine, ...]:
+    out = []
+    for oi, ooa in enumerate(game.scenario_arrivals(scenario) if scenario else ()):
+        for b in ooa.turns:
+            t = game.turn(b.turn)
+            for ai, a in enumerate(b.arrivals):
+                hexes = location_hexes(game, a.entry)
+                area = game.area(a.entry.area) if getattr(a.entry, "area", None) else None
+                for p in a.units:
+                    out.append(ArrivalLine((oi, b.turn, ai, p.unit), p.unit, t.index if t else None, b.turn, hexes,
+                                           p.count, a.condition, ooa.rule, str(a.entry), ooa.side, a.gap,
+                                           (area.rule if area else None) or ooa.rule))
+    return tuple(out)
 
 
 _ENTERING = (Moved, Placed)                    # the events that can bring a unit onto the map
 
 
-def _entering(m):
+def _entering(v):
     """(counter, hex) when an event brings a unit onto the map from off it, else None."""
-    ev = m.event
+    ev = v.event
     if isinstance(ev, Moved) and ev.src.hex is None and ev.dst.hex is not None:
         return ev.counter, ev.dst.hex
     if isinstance(ev, Placed) and ev.where.hex is not None:
@@ -22,175 +61,299 @@ def _entering(m):
     return None
 
 
-def _unit_entering(ctx, m):
+def _unit_entering(v):
     """(counter, hex) when a unit enters the map in a scenario's game (what the arrival rules judge)."""
-    hit = _entering(m)
-    return hit if hit is not None and hit[0].kind == "unit" and ctx.scenario is not None else None
+    hit = _entering(v)
+    return hit if hit is not None and hit[0].kind == "unit" and v.scenario is not None else None
 
 
-def arrival_entries(ctx) -> list:
-    """(key, unit, turn index, turn id, hexes or None, count, condition, rule, printed entry, side, gap,
-    entry rule) per unit line; the entry rule is the entry area's where it has one."""
-    if "arrival_entries" in ctx.memo:
-        return ctx.memo["arrival_entries"]
-    out = []
-    sc = ctx.scenario
-    for oi, ooa in enumerate(ctx.game.scenario_arrivals(sc) if sc else ()):
-        for b in ooa.turns:
-            t = ctx.game.turn(b.turn)
-            for ai, a in enumerate(b.arrivals):
-                hexes = location_hexes(ctx.game, a.entry)
-                for p in a.units:
-                    out.append(((oi, b.turn, ai, p.unit), p.unit, t.index if t else None, b.turn, hexes, p.count,
-                                a.condition, ooa.rule, str(a.entry), ooa.side, a.gap, _entry_rule(ctx, a) or ooa.rule))
-    ctx.memo["arrival_entries"] = out
-    return out
+def _lines_of(v, unit: str) -> list[ArrivalLine]:
+    return [e for e in v.facts.arrival_lines if e.unit == unit]
 
 
-def _entry_rule(ctx, a) -> Optional[str]:
-    area = ctx.game.area(a.entry.area) if getattr(a.entry, "area", None) else None
-    return area.rule if area else None
+def due_lines(v, unit: str) -> list[ArrivalLine]:
+    """The unit's lines due by this turn whose count is not used up."""
+    now = v.turn_index()
+    if now is None:
+        return []
+    used = v.ledger.arrivals_used
+    return [e for e in _lines_of(v, unit) if e.turn_index is not None and e.turn_index <= now
+            and used.get(e.key, 0) < e.count]
 
 
-def _in_setup(ctx, uid: str) -> bool:
-    if "setup_units" not in ctx.memo:
-        ctx.memo["setup_units"] = {s.unit for s in slots(ctx.game, ctx.scenario)} if ctx.scenario else set()
-    return uid in ctx.memo["setup_units"]
-
-
-def _turn_index(ctx) -> Optional[int]:
-    t = ctx.game.turn(ctx.turn) if ctx.turn else None
-    return t.index if t else None
-
-
-def _gap_for_side(ctx, side) -> Optional[str]:
-    """A declared gap that may hide this side's unit (a set-up or arrival line printed without units)."""
-    sc = ctx.scenario
-    if sc is None:
-        return None
-    for grp in sc.setup:
-        if grp.gap and grp.side == side:
-            return grp.gap
-    for e in arrival_entries(ctx):
-        if e[10] and e[9] == side:
-            return e[10]
-    return None
-
-
-def _best(fits: list):
+def _best(fits: list[ArrivalLine]) -> ArrivalLine:
     """The arrival line an entering unit most likely is: a printed entry before an unprinted one."""
-    return max(fits, key=lambda e: (e[4] is not None, e[2]))
+    return max(fits, key=lambda e: (e.hexes is not None, e.turn_index))
 
 
-def consume(ctx, c, h: str) -> None:
-    """After the rules: the arrival line this unit used (the replay calls it once per entering unit)."""
-    now = _turn_index(ctx)
-    if ctx.scenario is None or now is None:
-        return
-    due = [e for e in arrival_entries(ctx) if e[1] == c.unit and e[2] is not None and e[2] <= now
-           and ctx.arrivals_used.get(e[0], 0) < e[5]]
-    fits = [e for e in due if e[4] is None or h in e[4]] or due
+def _line_used(v, c, h: str) -> Optional[ArrivalLine]:
+    due = due_lines(v, c.unit)
+    fits = [e for e in due if e.hexes is None or h in e.hexes] or due
+    return _best(fits) if fits else None
+
+
+def consumed(v, c, h: str) -> Mapping:
+    """The ledger's `arrivals_used` once this unit has entered at h (the line it most likely used)."""
+    if v.scenario is None:
+        return v.ledger.arrivals_used
+    e = _line_used(v, c, h)
+    if e is None:
+        return v.ledger.arrivals_used
+    return put(v.ledger.arrivals_used, e.key, v.ledger.arrivals_used.get(e.key, 0) + 1)
+
+
+def entry_area(v, c, h: str) -> Optional[frozenset[str]]:
+    """The hexes a reinforcement entering at h may have come in at: its due line's entry area where h is
+    in it or beyond it; {h} where it is in no due line (the arrival rules judge that); None where the
+    line's entry hexes are not printed."""
+    if v.scenario is None:
+        return frozenset((h,))
+    due = due_lines(v, c.unit)
+    if not due:
+        return frozenset((h,))
+    fits = [e for e in due if e.hexes is not None and h in e.hexes]
     if fits:
-        e = _best(fits)
-        ctx.arrivals_used[e[0]] = ctx.arrivals_used.get(e[0], 0) + 1
+        return _best(fits).hexes
+    best = _best(due)
+    return best.hexes
 
 
 @rule("HF1401", "arrival-too-early", "error",
       "bring the reinforcement in on the turn its order of arrival prints", events=_ENTERING, read_as=("entry",))
-def arrival_too_early(ctx, m):
-    hit = _unit_entering(ctx, m)
+def arrival_too_early(v) -> Optional[Verdict]:
+    """A reinforcement enters the map before the turn its order of arrival prints.
+
+    ## What it checks
+    A unit of an order of arrival comes onto the map (dragged from its box or the palette) on a turn
+    before every turn its lines print. Where a line has a condition that may bring it earlier, a note.
+    ## Why
+    A reinforcement arrives in its side's movement phase of the turn its scenario lists (Meuse 11.1).
+    ## Reads
+    the scenario's orders of arrival (`reinforcements`, `orders-of-arrival.yaml`): turn, count,
+    `condition`; the turn track.
+    ## Violation
+    Meuse scenario 1: Red 4th Engineer Battalion, due on turn 2, enters at B16.10 on turn 1.
+    ## Near miss
+    The same unit entering on turn 2, or on turn 3 (held back: 11.1 allows it).
+    """
+    hit = _unit_entering(v)
     if hit is None:
-        return
+        return None
     c, h = hit
-    entries = [e for e in arrival_entries(ctx) if e[1] == c.unit]
-    now = _turn_index(ctx)
-    if not entries or now is None:
-        return
-    due = [e for e in entries if e[2] is not None and e[2] <= now and ctx.arrivals_used.get(e[0], 0) < e[5]]
-    if not due and all(e[2] is not None and e[2] > now for e in entries):
-        first = min(entries, key=lambda e: e[2])
-        cond = next((e[6] for e in entries if e[6]), None)
-        yield Finding(f"{ctx.label(c)} enters at {h} on turn {ctx.turn}; its order of arrival brings it on turn "
-                      f"{first[3]}" + (f" (legal only if its condition allows it earlier: {cond})" if cond else ""),
-                      hexes=(h,), units=(ctx.label(c),), rule=first[7], side=ctx.side_of(c),
-                      severity="info" if cond else None,
-                      help="not verified: the arrival's condition may bring it in earlier" if cond else None)
+    lines, now = _lines_of(v, c.unit), v.turn_index()
+    if not lines or now is None or due_lines(v, c.unit):
+        return None
+    if not all(e.turn_index is not None and e.turn_index > now for e in lines):
+        return None
+    first = min(lines, key=lambda e: e.turn_index)
+    cond = next((e.condition for e in lines if e.condition), None)
+    return found(Finding(
+        message=f"{v.label(c)} enters at {h} on turn {v.turn}; its order of arrival brings it on turn {first.turn}"
+                + (f" (legal only if its condition allows it earlier: {cond})" if cond else ""),
+        hexes=(h,), units=(v.label(c),), rule=first.rule, side=v.side_of(c), severity="info" if cond else None,
+        help="not verified: the arrival's condition may bring it in earlier" if cond else None))
 
 
 @rule("HF1402", "arrival-wrong-entry", "error",
       "bring the reinforcement in at the entry hex or area its order of arrival prints",
       events=_ENTERING, read_as=("entry",))
-def arrival_wrong_entry(ctx, m):
-    hit = _unit_entering(ctx, m)
+def arrival_wrong_entry(v) -> Optional[Verdict]:
+    """A reinforcement comes onto the map where no path from its entry area could have brought it.
+
+    ## What it checks
+    A reinforcement's first drag ends outside its entry area, and (where the sequence of play says in
+    which phases reinforcements arrive, and the move is costed) no reading lets it enter at a hex of
+    its area and move there within its allowance; where the phases or costs are not known, any hex
+    outside the area.
+    ## Why
+    A reinforcement enters the map at a hex of its entry area, paying that hex's cost, then moves
+    normally (Meuse 11.2). A drag from the box to a hex beyond the area is one drag of VASSAL for what
+    the rules see as an entry and a move: the referee takes that reading where the rules allow it.
+    ## Reads
+    the orders of arrival (entry area or hex), `places.yaml` areas, the movement rules' costs.
+    ## Violation
+    Meuse scenario 1: Blue 30th Infantry Regiment, due at area blue-centre (A1.08, A1.09), dragged to
+    A1.03, six hexes north: no path from the area is within its 4 MP.
+    ## Near miss
+    Red 4th Engineer Battalion dragged from its box to B14.10, two clear hexes beyond its area
+    (B16.10, B16.11): entry at B16.10 (1 MP), then 2 MP: legal.
+    """
+    hit = _unit_entering(v)
     if hit is None:
-        return
+        return None
     c, h = hit
-    now = _turn_index(ctx)
-    due = [e for e in arrival_entries(ctx) if e[1] == c.unit and e[2] is not None and now is not None
-           and e[2] <= now and ctx.arrivals_used.get(e[0], 0) < e[5]]
+    due = due_lines(v, c.unit)
     if not due:
-        return
-    fits = [e for e in due if e[4] is None or h in e[4]]
+        return None
+    fits = [e for e in due if e.hexes is None or h in e.hexes]
     if fits:
         e = _best(fits)
-        if e[4] is None:
-            ctx.partly(m.step.index, f"{ctx.label(c)}: the hexes of entry {e[8]} are not printed")
-        if e[6]:
-            ctx.partly(m.step.index, f"{ctx.label(c)}: arrival condition not verified ({e[6]})")
-        return
-    e = min(due, key=lambda e: e[2])
-    yield Finding(f"{ctx.label(c)} enters at {h}; its order of arrival (turn {e[3]}) brings it in at {e[8]}",
-                  hexes=(h,) + tuple(sorted(e[4] or ()))[:4], units=(ctx.label(c),), rule=e[11], side=ctx.side_of(c))
+        notes = ((f"{v.label(c)}: the hexes of entry {e.entry} are not printed",) if e.hexes is None else ()) + \
+                ((f"{v.label(c)}: arrival condition not verified ({e.condition})",) if e.condition else ())
+        return partly(*notes) if notes else None
+    mv = v.move
+    if mv is not None and mv.fault() != WRONG_ENTRY:
+        return None                            # entered in its area and moved on: the movement rules judge it
+    e = min(due, key=lambda e: e.turn_index)
+    why = _why_not_from_area(v, mv)
+    return found(Finding(
+        message=f"{v.label(c)} enters at {h}; its order of arrival (turn {e.turn}) brings it in at {e.entry}{why}",
+        hexes=(h,) + tuple(sorted(e.hexes or ()))[:4], units=(v.label(c),), rule=e.entry_rule, side=v.side_of(c)))
+
+
+def _why_not_from_area(v, mv) -> str:
+    if mv is None:
+        return ""
+    lc = mv.cost
+    cheapest = f" (the cheapest way from it costs {mp(lc.total)} MP, entering at {lc.entry})" if lc.total else ""
+    return (f", and no path from a hex of that area reaches {mv.leg.ends[-1]} within its movement allowance "
+            f"of {mv.ma}{cheapest}")
 
 
 @rule("HF1403", "unit-from-nowhere", "error",
       "only units of the scenario's set-up and orders of arrival enter play", events=_ENTERING, read_as=("entry",))
-def unit_from_nowhere(ctx, m):
-    hit = _unit_entering(ctx, m)
+def unit_from_nowhere(v) -> Optional[Verdict]:
+    """A unit that no set-up and no order of arrival of the scenario places comes onto the map.
+
+    ## What it checks
+    A unit enters the map that is in no set-up line and no order of arrival of the scenario and was not
+    removed earlier in the log. Where the scenario declares a line printed without its units (a gap), a
+    note.
+    ## Why
+    Only the scenario's units take part (Meuse 12.0): a unit from the counter palette that the scenario
+    does not list is not in the game.
+    ## Reads
+    the scenario's `setup` and orders of arrival, its declared `gaps`.
+    ## Violation
+    Meuse scenario 1: Red 9th Airborne's tank battalion dragged from the palette onto B16.03 (scenario 1
+    brings it on turn 3: that is HF1401); a counter of scenario 2 only (none in scenario 1) from the
+    palette is this code.
+    ## Near miss
+    A unit that was removed and comes back (HF1404 says that), or one of a declared gap's side (a note).
+    """
+    hit = _unit_entering(v)
     if hit is None:
-        return
+        return None
     c, h = hit
-    if c.piece in ctx.removed or _in_setup(ctx, c.unit) or any(e[1] == c.unit for e in arrival_entries(ctx)):
-        return
-    gap = _gap_for_side(ctx, ctx.side_of(c))
+    if c.piece in v.ledger.removed or c.unit in v.facts.setup_units or _lines_of(v, c.unit):
+        return None
+    gap = _gap_for_side(v, v.side_of(c))
+    what = f"{v.label(c)} enters at {h} but is in no set-up or order of arrival of scenario {v.scenario.id}"
     if gap:
-        yield Finding(f"{ctx.label(c)} enters at {h} but is in no set-up or order of arrival of scenario "
-                      f"{ctx.scenario.id}; it may stand for a line printed without its units (gap {gap})",
-                      hexes=(h,), units=(ctx.label(c),), severity="info", side=ctx.side_of(c),
-                      help="not verified: a declared gap may hide this unit")
-        return
-    yield Finding(f"{ctx.label(c)} enters at {h} but is in no set-up or order of arrival of scenario "
-                  f"{ctx.scenario.id}", hexes=(h,), units=(ctx.label(c),), side=ctx.side_of(c))
+        return found(Finding(message=f"{what}; it may stand for a line printed without its units (gap {gap})",
+                             hexes=(h,), units=(v.label(c),), severity="info", side=v.side_of(c),
+                             help="not verified: a declared gap may hide this unit"))
+    return found(Finding(message=what, hexes=(h,), units=(v.label(c),), side=v.side_of(c)))
+
+
+def _gap_for_side(v, side) -> Optional[str]:
+    """A declared gap that may hide this side's unit (a set-up or arrival line printed without units)."""
+    for grp in v.scenario.setup:
+        if grp.gap and grp.side == side:
+            return grp.gap
+    return next((e.gap for e in v.facts.arrival_lines if e.gap and e.side == side), None)
 
 
 @rule("HF1404", "removed-unit-returns", "warning",
       "a unit removed from play comes back only where the rules allow it (replacements)",
       events=_ENTERING, read_as=("entry",))
-def removed_unit_returns(ctx, m):
-    hit = _entering(m)
+def removed_unit_returns(v) -> Optional[Verdict]:
+    """A piece removed from play earlier in the log comes back onto the map.
+
+    ## What it checks
+    A piece that a step removed (deleted in VASSAL) is put on the map again.
+    ## Why
+    An eliminated unit stays out of play unless the rules bring it back (replacements); a warning,
+    since a player may also have deleted a piece by mistake and put it back.
+    ## Reads
+    the ledger's removals.
+    ## Violation
+    A unit deleted at step 10 and dragged back onto its hex at step 12.
+    ## Near miss
+    A unit undone back onto the map with VASSAL's Undo (the removal is taken back, not reversed).
+    """
+    hit = _entering(v)
     if hit is None:
-        return
+        return None
     c, h = hit
-    if c.piece in ctx.removed:
-        step, _, where = ctx.removed[c.piece]
-        yield Finding(f"{ctx.label(c)}, removed from {where} at step {step}, comes back at {h}", hexes=(h,),
-                      units=(ctx.label(c),), side=ctx.side_of(c))
+    gone = v.ledger.removed.get(c.piece)
+    if gone is None:
+        return None
+    return found(Finding(message=f"{v.label(c)}, removed from {gone.where} at step {gone.step}, comes back at {h}",
+                         hexes=(h,), units=(v.label(c),), side=v.side_of(c)))
 
 
 @rule("HF1405", "arrival-beyond-count", "error",
       "bring in only as many of a unit as its orders of arrival print by this turn",
       events=_ENTERING, read_as=("entry",))
-def arrival_beyond_count(ctx, m):
-    hit = _unit_entering(ctx, m)
+def arrival_beyond_count(v) -> Optional[Verdict]:
+    """More pieces of a unit enter than its orders of arrival bring by this turn.
+
+    ## What it checks
+    A piece of a unit enters when every line of its orders of arrival due by this turn is used up.
+    ## Why
+    An order of arrival prints how many of each unit arrive (Meuse 11.1): a further counter of the same
+    unit is not in the game yet.
+    ## Reads
+    the orders of arrival's counts and turns; the ledger's arrivals used.
+    ## Violation
+    A scenario bringing two Blue infantry regiments on turn 2: a third piece of that unit enters.
+    ## Near miss
+    The second of the two entering on turn 3 (held back).
+    """
+    hit = _unit_entering(v)
     if hit is None:
-        return
+        return None
     c, h = hit
-    now = _turn_index(ctx)
-    entries = [e for e in arrival_entries(ctx) if e[1] == c.unit]
-    if not entries or now is None or c.piece in ctx.removed or _in_setup(ctx, c.unit):
-        return
-    due = [e for e in entries if e[2] is not None and e[2] <= now]
-    if due and all(ctx.arrivals_used.get(e[0], 0) >= e[5] for e in due):
-        yield Finding(f"{ctx.label(c)} enters at {h}: its orders of arrival bring {sum(e[5] for e in due)} by "
-                      f"turn {ctx.turn}, and as many have entered already", hexes=(h,), units=(ctx.label(c),),
-                      rule=due[0][7], side=ctx.side_of(c))
+    now = v.turn_index()
+    lines = _lines_of(v, c.unit)
+    if not lines or now is None or c.piece in v.ledger.removed or c.unit in v.facts.setup_units:
+        return None
+    due = [e for e in lines if e.turn_index is not None and e.turn_index <= now]
+    if not due or due_lines(v, c.unit):
+        return None
+    return found(Finding(message=f"{v.label(c)} enters at {h}: its orders of arrival bring {sum(e.count for e in due)} "
+                                 f"by turn {v.turn}, and as many have entered already", hexes=(h,),
+                         units=(v.label(c),), rule=due[0].rule, side=v.side_of(c)))
+
+
+@rule("HF1406", "arrival-outside-arrival-phase", "error",
+      "bring reinforcements on in the phases the sequence of play gives them (their side's movement phase)",
+      events=_ENTERING, read_as=("entry",))
+def arrival_outside_arrival_phase(v) -> Optional[Verdict]:
+    """A reinforcement comes onto the map in a phase in which no reinforcement of its side arrives.
+
+    ## What it checks
+    Where the sequence of play marks the phases reinforcements arrive in (`arrivals: true`), a unit
+    enters the map when no such phase of its side is left this turn: in a combat phase, the other
+    side's phases, or its own exploitation phase.
+    ## Why
+    A reinforcement arrives in its side's movement phase (Meuse 11.1); none arrives in the exploitation
+    phase (9.1).
+    ## Reads
+    `sequence_of_play[].arrivals` and `side`; the turn tracker's phase.
+    ## Violation
+    Meuse: Red 4th Engineer Battalion, due on turn 2, dragged from its box in the Red Combat Phase of
+    turn 2.
+    ## Near miss
+    The same unit entering in the Red Movement Phase of turn 2, or of turn 3 (held back, 11.1).
+    """
+    hit = _unit_entering(v)
+    if hit is None or v.reading is not None or not v.tracker.knows_arrivals() or v.tracker.index is None:
+        return None
+    c, h = hit
+    if not _lines_of(v, c.unit):
+        return None
+    where = v.tracker.name(v.tracker.index)
+    return found(Finding(message=f"{v.label(c)} enters at {h} in the {where} of turn {v.turn}: reinforcements of "
+                                 f"{v.side_name(v.side_of(c))} arrive only in {_arrival_phases(v, v.side_of(c))}",
+                         hexes=(h,), units=(v.label(c),), rule=_arrival_rule(v), side=v.side_of(c)))
+
+
+def _arrival_phases(v, side) -> str:
+    names = [v.tracker.name(i) for i, p in enumerate(v.tracker.phases) if p.arrivals and p.side in (None, side)]
+    return " and ".join(names) or "no phase"
+
+
+def _arrival_rule(v) -> Optional[str]:
+    return next((p.arrivals_rule for p in v.tracker.phases if p.arrivals and p.arrivals_rule), None)

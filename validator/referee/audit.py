@@ -1,4 +1,4 @@
-"""One log's audit: pick the scenario, replay the record, gather findings, coverage and dice."""
+"""One log's audit: pick the scenario, replay the record, gather findings, coverage, dice and the result."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -6,10 +6,13 @@ from typing import Optional
 
 from ..model import Game
 from ..record import GameRecord
-from ..codes import CODES
-from .dice import dice_findings, dice_stats
-from .replay import AuditFinding, replay
+from . import Finding
+from .chain import Previous
+from .dice import dice_stats
+from .replay import replay
+from .scenario import standing
 from .start import infer_scenario, match
+from .view import Facts
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -28,8 +31,9 @@ class LogAudit:
     steps: int
     coverage: dict
     dice: list
-    findings: list[AuditFinding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     dice_stats: list = field(default_factory=list)
+    result: Optional[dict] = None              # the victory standing when the log ends (scenario.Standing)
 
     def errors(self) -> int:
         return sum(1 for f in self.findings if f.severity == "error")
@@ -38,10 +42,13 @@ class LogAudit:
         return {"file": self.file, "module": self.module, "scenario": self.scenario,
                 "scenario_score": self.scenario_score, "players": list(self.players), "steps": self.steps,
                 "coverage": self.coverage, "dice": self.dice, "dice_stats": self.dice_stats,
-                "diagnostics": [f.as_json() for f in self.findings]}
+                "result": self.result, "diagnostics": [f.as_json() for f in self.findings]}
 
 
-def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None) -> LogAudit:
+def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None, previous: Optional[Previous] = None,
+          module: Optional[str] = None) -> LogAudit:
+    """Audit one record. `previous`: the log before it in a chain (its start is judged against that log's
+    end instead of the set-up); `module`: the name and version of the module it is audited with."""
     if scenario_id is not None:
         sc = game.scenario(scenario_id)
         if sc is None:
@@ -53,18 +60,19 @@ def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None) -> 
         mt = infer_scenario(game, record.start)
         sc = mt.scenario if mt else None
         inferred = True
-    ctx = replay(game, record, sc, memo={"start_match": mt, "scenario_inferred": inferred})
-    findings = sorted(ctx.findings + _dice_findings(game, record, ctx), key=lambda f: (f.step or 0, SEVERITY_ORDER[f.severity], f.code))
+    r = replay(game, record, sc, Facts(game, sc, record, mt, inferred, previous, module))
+    findings = sorted(r.findings, key=lambda f: (f.step or 0, SEVERITY_ORDER[f.severity], f.code))
+    st = standing(r.view("end"))
     return LogAudit(record.source, record.module, sc.id if sc else None, round(mt.score, 3) if mt else None,
-                    record.players, len(record.steps), _coverage(record, ctx), _dice(ctx), findings,
-                    dice_statistics(record))
+                    record.players, len(record.steps), _coverage(record, r), _dice(r), findings,
+                    dice_statistics(record), st.as_json() if st else None)
 
 
-def _coverage(record: GameRecord, ctx) -> dict:
+def _coverage(record: GameRecord, r) -> dict:
     full = partly = none = undone = 0
     steps = []
     for s in record.steps:
-        cov = ctx.coverage.get(s.index)
+        cov = r.coverage.get(s.index)
         if s.undo:
             status, reasons = "undo", []
         elif cov and cov.get("undone"):
@@ -83,23 +91,12 @@ def _coverage(record: GameRecord, ctx) -> dict:
     return {"fully": full, "partly": partly, "not": none, "undone": undone, "steps": steps}
 
 
-def _dice(ctx) -> list:
+def _dice(r) -> list:
     """Every roll the replay kept (undone ones taken out), with the phase it fell in."""
-    return [{"step": step, "dice": d.dice, "faces": list(d.faces), "total": d.total, "phase": label}
-            for step, d, label in ctx.dice]
+    return [{"step": d.step, "dice": d.roll.dice, "faces": list(d.roll.faces), "total": d.roll.total,
+             "phase": d.phase} for d in r.ledger.rolls]
 
 
 def dice_statistics(record: GameRecord) -> list:
     """Per die button: face counts and a fairness test."""
     return [asdict(x) for x in dice_stats(record)]
-
-
-def _dice_findings(game: Game, record: GameRecord, ctx) -> list[AuditFinding]:
-    """Undone rolls, dice no table uses, unfair-looking buttons (the dice module's codes)."""
-    out = []
-    for d in dice_findings(game, record):
-        step = d.steps[0] if d.steps else None
-        turn, phase, label, side = ctx.at_step.get(step, (None, None, None, None)) if step else (None,) * 4
-        out.append(AuditFinding(d.code, d.severity, d.message, CODES[d.code].help, None, step, turn, phase,
-                                label, side))
-    return out

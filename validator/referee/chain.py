@@ -2,29 +2,19 @@
 
 A game played by e-mail is a chain of logs: VASSAL's saved game at the end of one log is the
 snapshot the next log restores. `ends(record)` walks a record's steps (VASSAL's undo taken back)
-to its last position and turn; `compare(previous, next)` reports a turn or phase that does not
-follow on (HF1651) and every piece that stands elsewhere, shows another state, or is missing or
-new between the two (HF1652). Pure functions of two records' ends; no game is named here.
+to its last position and turn; audited with the previous log's ends (`Previous`), a log's start is
+judged against them: a turn or phase that does not follow on (HF1651) and every piece that stands
+elsewhere, shows another state, or is missing or new between the two (HF1652), at step 0 (the
+log's start). No game is named here.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, NamedTuple, Optional
 
-from ..codes import declare
-from ..model import Game
 from ..position import Counter, Position, Where
 from ..record import GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
-from .replay import AuditFinding
-
-CHAIN_GAP = declare(
-    "HF1651", "chain-turn-gap", "error",
-    "audit the logs in the order they were played, and include every log of the game: the next log "
-    "starts at the turn and phase the previous one ended in", "audit")
-CHAIN_POSITION_CHANGED = declare(
-    "HF1652", "chain-position-changed", "error",
-    "the next log restores the position the previous log ended with; a piece moved, added, removed or "
-    "flipped between the two logs is a change no log records (or a log is missing)", "audit")
+from . import Finding, Verdict, found, rule
 
 MAX_PIECE_FINDINGS = 20           # a chain of two unrelated games differs everywhere: name the first ones
 
@@ -104,37 +94,83 @@ def ends(record: GameRecord) -> Ends:
     return Ends(record.start, record.start_turn, record.start_phase, walk.position(), walk.turn, walk.phase)
 
 
-def compare(previous: Ends, nxt: Ends, previous_name: str, game: Optional[Game] = None) -> list[AuditFinding]:
-    """What changed between the end of the previous log and the start of the next (the next log's findings);
-    units are named by the game's unit names where it knows them."""
-    def label(unit_id: str) -> str:
-        u = game.unit(unit_id) if game is not None else None
-        return u.name if u else unit_id
-    return _turn_gap(previous, nxt, previous_name) + _changed_pieces(previous.end, nxt.start, previous_name, label)
+class Previous(NamedTuple):
+    """The log before this one in a chain: its name and its two ends."""
+    name: str
+    ends: Ends
 
 
-def _finding(code, message: str, hexes: tuple[str, ...] = (), units: tuple[str, ...] = (),
-             turn: Optional[str] = None, phase: Optional[str] = None) -> AuditFinding:
-    return AuditFinding(code.code, code.severity, message, code.help, None, None, turn, phase, None, None,
-                        hexes, units)
+@rule("HF1651", "chain-turn-gap", "error",
+      "audit the logs in the order they were played, and include every log of the game: the next log "
+      "starts at the turn and phase the previous one ended in", on="start")
+def chain_turn_gap(v) -> Optional[Verdict]:
+    """A chained log starts at another turn or phase than the previous log ended in.
 
+    ## What it checks
+    With `--chain`, each log's turn and phase when logging began against the turn and phase the log
+    before it ended in (where both logs' turn trackers record them). Located at step 0, the log's start.
+    ## Why
+    A game played by e-mail is a chain of logs: each restores the position the previous one saved. A
+    gap means a log is missing or the logs are out of order.
+    ## Reads
+    the two records' turn tracker states; the turn track's rule.
+    ## Violation
+    The turn 2 log of a Meuse game audited after the turn 3 log.
+    ## Near miss
+    The turn 2 log after the turn 1 log, which ended at turn 2's Red Movement Phase.
+    """
+    prev = v.facts.previous
+    if prev is None:
+        return None
+    p, n = prev.ends, Ends(v.record.start, v.record.start_turn, v.record.start_phase, v.record.start,
+                           v.record.start_turn, v.record.start_phase)
+    if p.end_turn is None or n.start_turn is None:
+        return None                 # a log without a turn tracker: nothing to compare
+    phases_known = p.end_phase is not None and n.start_phase is not None
+    if p.end_turn == n.start_turn and (not phases_known or p.end_phase == n.start_phase):
+        return None
 
-def _turn_gap(previous: Ends, nxt: Ends, previous_name: str) -> list[AuditFinding]:
-    if previous.end_turn is None or nxt.start_turn is None:
-        return []                   # a log without a turn tracker: nothing to compare
-    phases_known = previous.end_phase is not None and nxt.start_phase is not None
-    if previous.end_turn == nxt.start_turn and (not phases_known or previous.end_phase == nxt.start_phase):
-        return []
     def at(turn, phase):
         return f"turn {turn}" + (f", phase {phase}" if phase and phases_known else "")
-    return [_finding(CHAIN_GAP, f"starts at {at(nxt.start_turn, nxt.start_phase)}, but {previous_name} ended "
-                                f"at {at(previous.end_turn, previous.end_phase)}",
-                     turn=nxt.start_turn, phase=nxt.start_phase)]
+    return found(Finding(message=f"starts at {at(n.start_turn, n.start_phase)}, but {prev.name} ended at "
+                                 f"{at(p.end_turn, p.end_phase)}", step=0, turn=n.start_turn, phase=n.start_phase,
+                         rule=_track_rule(v)))
+
+
+def _track_rule(v) -> Optional[str]:
+    """The sequence of play's rule (the first phase's that names one)."""
+    return next((p.rule for p in v.game.phases if p.rule), None)
+
+
+@rule("HF1652", "chain-position-changed", "error",
+      "the next log restores the position the previous log ended with; a piece moved, added, removed or "
+      "flipped between the two logs is a change no log records (or a log is missing)", on="start")
+def chain_position_changed(v) -> Optional[Verdict]:
+    """A piece stands elsewhere, shows another state, or is missing or new between two chained logs.
+
+    ## What it checks
+    With `--chain`, every piece of the previous log's end position against this log's start: moved,
+    flipped, missing or new. Located at step 0; the first pieces are named, then how many more differ.
+    ## Why
+    Nothing happens in the game between two logs of it; a change there is a move no log records.
+    ## Reads
+    the two records' positions; the scenario's rule.
+    ## Violation
+    A Meuse turn 2 log whose start has Red's tank battalion one hex east of where the turn 1 log left it.
+    ## Near miss
+    The same two logs with the tank where turn 1 left it.
+    """
+    prev = v.facts.previous
+    if prev is None:
+        return None
+    rule_no = v.scenario.rule if v.scenario else None
+    out = [f._replace(rule=rule_no) for f in _changed_pieces(prev.ends.end, v.record.start, prev.name, v.look.label)]
+    return found(*out)
 
 
 def _changed_pieces(before: Position, after: Position, previous_name: str,
-                    label: Callable[[str], str]) -> list[AuditFinding]:
-    out: list[AuditFinding] = []
+                    label: Callable) -> list[Finding]:
+    out: list[Finding] = []
     pieces = list(dict.fromkeys([c.piece for c, _ in before] + [c.piece for c, _ in after]))
     for piece in pieces:
         f = _piece_change(piece, before, after, previous_name, label)
@@ -142,17 +178,17 @@ def _changed_pieces(before: Position, after: Position, previous_name: str,
             out.append(f)
     if len(out) > MAX_PIECE_FINDINGS:
         rest = len(out) - MAX_PIECE_FINDINGS
-        out = out[:MAX_PIECE_FINDINGS] + [_finding(CHAIN_POSITION_CHANGED,
-                                                   f"… and {rest} more piece(s) differ from the end of {previous_name}")]
+        out = out[:MAX_PIECE_FINDINGS] + [Finding(message=f"… and {rest} more piece(s) differ from the end of "
+                                                          f"{previous_name}", step=0)]
     return out
 
 
 def _piece_change(piece: str, before: Position, after: Position, previous_name: str,
-                  label: Callable[[str], str]) -> Optional[AuditFinding]:
+                  label: Callable) -> Optional[Finding]:
     w0, w1 = before.where(piece), after.where(piece)
     c0, c1 = before.counter(piece), after.counter(piece)
     c = c1 or c0
-    name = f"{label(c.unit)} (piece {piece})"
+    name = f"{label(c)} (piece {piece})"
     hexes = tuple(dict.fromkeys(w.hex for w in (w0, w1) if w is not None and w.hex))
     if w1 is None:
         msg = f"{name} stood at {w0} when {previous_name} ended and is missing from this log's start"
@@ -165,4 +201,4 @@ def _piece_change(piece: str, before: Position, after: Position, previous_name: 
         msg = f"{name} at {w1} was {old} when {previous_name} ended and is {new} at this log's start"
     else:
         return None
-    return _finding(CHAIN_POSITION_CHANGED, msg, hexes, (label(c.unit),))
+    return Finding(message=msg, hexes=hexes, units=(label(c),), step=0)

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, Union
 
-from ..codes import CODES, declare
+from ..codes import all_codes
 from ..model import DRM, Game, SideEffect, TableStrengths, Unit
 from ..position import Counter, Position
 from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
@@ -25,22 +25,11 @@ from .combat_terrain import (BattleFacts, TerrainEffect, drm_counts, hexside_rea
 from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables, read_cell
 from .retreats import UNREAD, AfterBattle, RetreatMap, moves_fit, retreat_of
 
-# -- CODES: every finding this module makes (HF15xx; HF1590-HF1599 for notes) --
-COMBAT_RESULT_NOT_ON_TABLE = declare(
-    "HF1501", "combat-result-not-on-table", "error",
-    "apply the result the combat table gives for this roll and odds (or correct the record)", "audit").code
-COMBAT_UNVERIFIED = declare(
-    "HF1590", "combat-unverified", "info",
-    "the tree lacks what this judgement needs (a cell, a terrain, a strength or a result's effect); add it",
-    "audit").code
-COMBAT_BATTLE_UNCLEAR = declare(
-    "HF1591", "combat-battle-unclear", "info",
-    "no battle could be inferred from the record around this roll (no defender adjacent to an attacker)",
-    "audit").code
-COMBAT_NO_TABLE_FOR_DICE = declare(
-    "HF1592", "combat-roll-no-table", "info",
-    "no combat table of the tree is rolled with these dice; check the die button or tables.yaml `dice`",
-    "audit").code
+# The codes of a judgement's verdicts (each a rule of validator.referee.combat_rules).
+COMBAT_RESULT_NOT_ON_TABLE = "HF1501"
+COMBAT_UNVERIFIED = "HF1590"
+COMBAT_BATTLE_UNCLEAR = "HF1591"
+COMBAT_NO_TABLE_FOR_DICE = "HF1592"
 
 MAX_SUBSET_ATTACKERS = 8            # 2^8 subsets of adjacent attackers at most; beyond, unverified
 UNCAPPED_REPEATS = 3                # a repeating modifier without a cap is tried this often, then unverified
@@ -81,7 +70,7 @@ class Judgement:
     @property
     def severity(self) -> str:
         """The declared severity of the verdict's code (a legal verdict has none: info)."""
-        return CODES[self.code].severity if self.code else "info"
+        return all_codes()[self.code].severity if self.code else "info"
 
 
 # -- what the record shows after the roll --

@@ -203,6 +203,17 @@ class TerrainCosts:
                 known = False
         return StepCost(added, known and self.exact)
 
+    def entry_cost(self, h: str) -> StepCost:
+        """Entering hex h from off the map: its road's or track's cost where one passes through it, else
+        its terrain's (no hexside is crossed)."""
+        if self.exact:
+            roads = [mp for pair in self.on_path.get(h, ()) if (mp := self._path(*pair)) is not None]
+            if roads:
+                return StepCost(min(roads), True)
+        if self.costs.cheapest is None:
+            return StepCost(None, False)
+        return self.hex_cost(h)
+
     def prohibited_hex(self, h: str) -> Optional[TerrainType]:
         """The TEC row that certainly bars the class from hex h (no road or track of the map enters it);
         None if it may be entered or its terrain is not known."""

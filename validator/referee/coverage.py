@@ -1,85 +1,74 @@
-"""What the referee could not judge: each step not fully verified, with its reasons; combat."""
+"""What the referee could not judge: each step not fully verified, with its reasons.
+
+These rules run when the log ends and read the coverage the replay recorded from every other rule's
+verdicts (the reasons a step was judged under an assumption, or not at all).
+"""
 from __future__ import annotations
 
-from ..record import Chat, DieRoll
-from . import Finding, rule
-from .combat import judge_battle
+from typing import Optional
+
+from . import Finding, Verdict, found, rule
 
 
 @rule("HF1901", "step-partly-verified", "info",
       "the step was judged under the cheapest reading the tree allows; see the reasons", on="end")
-def step_partly_verified(ctx, m):
-    for step, cov in sorted(ctx.coverage.items()):
-        if cov.get("undone") or cov["not"] or not cov["partly"]:
-            continue
-        yield Finding("partly verified: " + "; ".join(dict.fromkeys(cov["partly"])), step=step)
+def step_partly_verified(v) -> Optional[Verdict]:
+    """A step judged under an assumption: legal under the cheapest reading the tree allows.
+
+    ## What it checks
+    Every step some rule could verify only by assuming what the tree does not print (the TEC's
+    cheapest cost where the map's terrain is not printed, a phase inferred, a condition not judged).
+    ## Why
+    The first law: say what you could not fully judge. A player reads these to know what to check by
+    hand.
+    ## Reads
+    every rule's verdicts.
+    ## Violation
+    (a note) Aachen: a 3-hex move "partly verified: terrain not printed for every hex ... the TEC's
+    cheapest cost (1 MP per hex) assumed there".
+    ## Near miss
+    The same move in Meuse, whose map the tree prints: fully verified, no note.
+    """
+    return found(*(Finding(message="partly verified: " + "; ".join(dict.fromkeys(cov["partly"])), step=step)
+                   for step, cov in sorted(v.coverage.items())
+                   if not (cov.get("undone") or cov["not"] or not cov["partly"])))
 
 
 @rule("HF1902", "step-not-verified", "info",
       "the referee cannot judge this step from what the tree knows; see the reasons", on="end")
-def step_not_verified(ctx, m):
-    for step, cov in sorted(ctx.coverage.items()):
-        if cov.get("undone") or not cov["not"] or set(cov["not"]) <= set(cov.get("noted", ())):
-            continue
-        yield Finding("not verified: " + "; ".join(dict.fromkeys(cov["not"] + cov["partly"])), step=step)
+def step_not_verified(v) -> Optional[Verdict]:
+    """A step the referee could not judge from what the tree holds.
+
+    ## What it checks
+    Every step some rule could not judge at all (and no finding of its own says so already).
+    ## Why
+    The first law: say what you could not judge, with the reason.
+    ## Reads
+    every rule's verdicts.
+    ## Violation
+    (a note) an undo that matches no earlier step.
+    ## Near miss
+    A step every rule judged.
+    """
+    return found(*(Finding(message="not verified: " + "; ".join(dict.fromkeys(cov["not"] + cov["partly"])), step=step)
+                   for step, cov in sorted(v.coverage.items())
+                   if not (cov.get("undone") or not cov["not"] or set(cov["not"]) <= set(cov.get("noted", ())))))
 
 
 @rule("HF1903", "step-undone", "info", "an undone step is not judged", on="end")
-def step_undone(ctx, m):
-    for step, cov in sorted(ctx.coverage.items()):
-        if cov.get("undone"):
-            yield Finding(f"undone at step {cov['undone']}; not judged", step=step)
+def step_undone(v) -> Optional[Verdict]:
+    """A step VASSAL's Undo took back later in the log.
 
-
-@rule("HF1904", "combat-not-judged", "info",
-      "combat results are judged by the combat referee for rolls in a combat phase", on="event", events=(DieRoll,))
-def combat_not_judged(ctx, m):
-    # === combat call site: the one place the referee hands a die roll to the combat judge ===
-    if not isinstance(m.event, DieRoll):
-        return
-    side = _combat_side(ctx)
-    if side is False:
-        ctx.partly(m.step.index, f"die roll {m.event.dice} = {m.event.total} outside a combat phase: not judged")
-        return
-    following = list(_following(ctx, m.step))
-    j = judge_battle(ctx.game, ctx.position, side, m.event, tuple(e for _, e in following), m.step)
-    for note in j.notes:
-        ctx.partly(m.step.index, note)
-    if j.verdict == "violation":
-        # located where the record first shows the result the table does not give (else at the roll)
-        at = next((n for n, e in following if getattr(e, "counter", None) is not None
-                   and e.counter.piece in j.pieces), m.step.index)
-        yield Finding(j.message, hexes=tuple(j.hexes), units=_names(ctx, j.units), rule=j.rule, code=j.code, side=side,
-                      step=at)
-    elif j.verdict == "unverified":
-        ctx.unverified(m.step.index, j.reason or j.message, noted=True)
-        yield Finding(j.message, hexes=tuple(j.hexes), units=_names(ctx, j.units), rule=j.rule, code=j.code, side=side)
-
-
-def _names(ctx, unit_ids) -> tuple[str, ...]:
-    """Units as every other finding names them: by their printed designation."""
-    return tuple(ctx.game.unit(u).name if ctx.game.unit(u) else u for u in unit_ids)
-
-
-def _combat_side(ctx):
-    """The attacking side of the combat phase the roll falls in; False when it cannot be one."""
-    t = ctx.tracker
-    i = t.current()
-    if i is None:
-        return None
-    last = i + 1 if t.announced_at else len(t.phases)
-    for j in range(i, last):
-        if t.phases[j].combat:
-            return t.phases[j].side
-    return False
-
-
-def _following(ctx, step):
-    """The events after a roll (with their steps), up to the next roll, turn change or phase announcement."""
-    for s in ctx.steps_after(step):
-        if s.undo:
-            continue
-        for e in s.events:
-            if isinstance(e, DieRoll) or (isinstance(e, Chat) and ctx.tracker.match_announcement(e.text) is not None):
-                return
-            yield s.index, e
+    ## What it checks
+    Every step an undo took back: its findings are withdrawn and it is not judged.
+    ## Why
+    An undone step did not happen in the game; the step that replaces it is judged instead.
+    ## Reads
+    the record's undo steps.
+    ## Violation
+    (a note) a move undone at the next step.
+    ## Near miss
+    A move that stays.
+    """
+    return found(*(Finding(message=f"undone at step {cov['undone']}; not judged", step=step)
+                   for step, cov in sorted(v.coverage.items()) if cov.get("undone")))

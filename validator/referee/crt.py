@@ -310,7 +310,7 @@ def read_cell(cell: str, t: Table, pats=None) -> Cell:
 
 def read_table(game: Game, t: Table) -> CombatTable:
     """The typed reading of one combat table of the tree."""
-    method = t.method or game.rules.combat_method
+    method = t.method or game.rules.combat.method
     problems: list[str] = []
     if method == "odds":
         cols, why = _columns(t.columns, parse_odds)
@@ -348,6 +348,6 @@ def combat_tables(game: Game) -> list[CombatTable]:
     being audited: every battle asks)."""
     if _READ[0] is not game:
         ts = [t for t in game.tables if t.kind == "combat"]
-        ts.sort(key=lambda t: t.id != game.rules.combat_table)
+        ts.sort(key=lambda t: t.id != game.rules.combat.table)
         _READ[:] = [game, tuple(read_table(game, t) for t in ts)]
     return list(_READ[1])

@@ -12,21 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from ..codes import declare
 from ..model import Game
 from ..record import Chat, DieRoll, GameRecord, Step
-
-# -- CODES (HF16xx: integrity and dice) --
-ROLL_UNDONE = declare(
-    "HF1601", "die-roll-undone", "warning",
-    "a die roll was taken back by an undo (and rolled again): agree on re-rolls before playing, or replay",
-    "audit").code
-ROLL_NO_TABLE = declare(
-    "HF1602", "die-roll-no-table", "info",
-    "no table of the tree is rolled with these dice; check tables.yaml `dice` or the die button", "audit").code
-DICE_UNLIKELY = declare(
-    "HF1603", "dice-distribution-unlikely", "info",
-    "the faces are far from what a fair die gives (chi-square p below 0.001); look at the die button", "audit").code
+from . import Finding, Verdict, found, rule
 
 UNLIKELY_P = 0.001
 MIN_EXPECTED = 5                          # rolls per face below which a chi-square p-value is not given
@@ -44,14 +32,6 @@ class DiceStat:
     chi_square: Optional[float]
     p_value: Optional[float]              # chance a fair die is at least this far off
     undone: tuple[int, ...]               # steps whose roll an undo took back
-
-
-@dataclass(frozen=True)
-class DiceFinding:
-    code: str
-    severity: str
-    message: str
-    steps: tuple[int, ...]
 
 
 # -- the chi-square survival function --
@@ -197,30 +177,82 @@ def _dice_key(name: str) -> str:
     return f"{m.group(1) or 1}d{m.group(2)}" if m else (name or "").strip().lower()
 
 
-def dice_findings(game: Game, record: GameRecord) -> list[DiceFinding]:
-    """Rolls undone (re-rolled or not), rolls of dice no table uses, buttons far from fair."""
-    out: list[DiceFinding] = []
-    rolls = _rolls(record)
-    for r in rolls:
+@rule("HF1601", "die-roll-undone", "warning",
+      "a die roll was taken back by an undo (and rolled again): agree on re-rolls before playing, or replay",
+      on="end")
+def die_roll_undone(v) -> Optional[Verdict]:
+    """A die roll taken back by VASSAL's Undo, and rolled again.
+
+    ## What it checks
+    Every roll whose step an undo took back (or, where the undo took back only chat typed after it, may
+    have meant it), and the next roll of the same button after the undo.
+    ## Why
+    A roll taken back and made again changes what the dice decided; players agree on re-rolls before
+    playing, and a referee reads them.
+    ## Reads
+    the record's rolls and undos.
+    ## Violation
+    Aachen: 1d6 = 3 at step 5, undone at step 6, rolled again at step 7 (= 6).
+    ## Near miss
+    An undo of a move (the roll stands).
+    """
+    out = []
+    for r in _rolls(v.record):
         again = f"; rolled again at step {r.rerolled_at}" if r.rerolled_at else ""
         if r.undone:
-            out.append(DiceFinding(ROLL_UNDONE, "warning",
-                                   f"step {r.step}: roll {r.roll.dice} = {r.roll.total} was undone{again}",
-                                   (r.step,) + ((r.rerolled_at,) if r.rerolled_at else ())))
+            out.append(Finding(message=f"step {r.step}: roll {r.roll.dice} = {r.roll.total} was undone{again}",
+                               step=r.step))
         elif r.maybe and r.rerolled_at:
-            out.append(DiceFinding(ROLL_UNDONE, "warning",
-                                   f"step {r.step}: roll {r.roll.dice} = {r.roll.total} may have been undone (an "
-                                   f"undo took back only chat after it){again}", (r.step, r.rerolled_at)))
-    used = {_dice_key(t.dice) for t in game.tables if t.dice}
+            out.append(Finding(message=f"step {r.step}: roll {r.roll.dice} = {r.roll.total} may have been undone (an "
+                                       f"undo took back only chat after it){again}", step=r.step))
+    return found(*out)
+
+
+@rule("HF1602", "die-roll-no-table", "info",
+      "no table of the tree is rolled with these dice; check tables.yaml `dice` or the die button", on="end")
+def die_roll_no_table(v) -> Optional[Verdict]:
+    """Rolls of a die button no table of the tree is rolled with.
+
+    ## What it checks
+    Each die button the log rolls (`2d6`) against the `dice` of every table of the tree.
+    ## Why
+    A roll of dice no table uses decided nothing the referee can judge; a wrong button may have been
+    pressed.
+    ## Reads
+    `tables.yaml` `dice`.
+    ## Violation
+    (a note) rolls of 1d10 in a Meuse log.
+    ## Near miss
+    Rolls of 1d6, the CRT's die.
+    """
+    rolls = _rolls(v.record)
+    used = {_dice_key(t.dice) for t in v.game.tables if t.dice}
+    out = []
     for dice in dict.fromkeys(r.roll.dice for r in rolls):
         if _dice_key(dice) not in used:
             steps = tuple(r.step for r in rolls if r.roll.dice == dice)
-            out.append(DiceFinding(ROLL_NO_TABLE, "info",
-                                   f"{len(steps)} roll(s) of {dice}: no table of the tree is rolled with {dice}",
-                                   steps))
-    for s in dice_stats(record):
-        if s.side is None and s.p_value is not None and s.p_value < UNLIKELY_P:
-            out.append(DiceFinding(DICE_UNLIKELY, "info",
-                                   f"{s.dice}: {sum(s.faces)} faces, chi-square {s.chi_square:.2f}, "
-                                   f"p = {s.p_value:.2g}", ()))
-    return out
+            out.append(Finding(message=f"{len(steps)} roll(s) of {dice}: no table of the tree is rolled with {dice}",
+                               step=steps[0]))
+    return found(*out)
+
+
+@rule("HF1603", "dice-distribution-unlikely", "info",
+      "the faces are far from what a fair die gives (chi-square p below 0.001); look at the die button", on="end")
+def dice_distribution_unlikely(v) -> Optional[Verdict]:
+    """A die button whose faces a fair die would rarely give.
+
+    ## What it checks
+    Per die button, a chi-square goodness-of-fit test of the faces rolled against a fair die (given only
+    from five expected rolls per face); a note below p = 0.001.
+    ## Why
+    A module's die button with a wrong setting, or a log whose rolls were edited, shows in its faces.
+    ## Reads
+    the record's rolls.
+    ## Violation
+    (a note) 60 rolls of 1d6 that all show 6.
+    ## Near miss
+    60 rolls of 1d6 spread as a fair die spreads them.
+    """
+    return found(*(Finding(message=f"{s.dice}: {sum(s.faces)} faces, chi-square {s.chi_square:.2f}, p = {s.p_value:.2g}")
+                   for s in dice_stats(v.record)
+                   if s.side is None and s.p_value is not None and s.p_value < UNLIKELY_P))

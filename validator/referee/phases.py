@@ -37,6 +37,7 @@ class PhaseTracker:
     _named: dict = field(default_factory=dict, repr=False, compare=False)  # chat text -> the phase it names
     _labels: dict = field(default_factory=dict, repr=False, compare=False)  # what `label` reads -> its text
     _knows_moves: Optional[bool] = field(default=None, repr=False, compare=False)
+    _knows_arrivals: Optional[bool] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.phases: tuple[Phase, ...] = self.game.phases     # asked at every event: kept, not looked up
@@ -54,6 +55,24 @@ class PhaseTracker:
         if self._knows_moves is None:               # the game's phases are fixed: read once
             self._knows_moves = any(p.moves for p in self.phases)
         return self._knows_moves
+
+    def knows_arrivals(self) -> bool:
+        """The sequence says in which phases reinforcements arrive (`arrivals`)."""
+        if self._knows_arrivals is None:
+            self._knows_arrivals = any(p.arrivals for p in self.phases)
+        return self._knows_arrivals
+
+    def arrival_phase(self, side: Optional[str]) -> Optional[int]:
+        """The earliest phase from here in which this side's reinforcements arrive (only the current one
+        where the phase is pinned by the chat or the turn marker); None if none is left this turn."""
+        if self.index is None:
+            return None
+        last = self.index + 1 if self.announced_at is not None else len(self.phases)
+        for i in range(self.index, last):
+            p = self.phases[i]
+            if p.arrivals and (side is None or p.side in (None, side)):
+                return i
+        return None
 
     def current(self) -> Optional[int]:
         return self.index

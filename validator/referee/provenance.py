@@ -7,18 +7,28 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..codes import declare
-from .replay import AuditFinding
-
-MODULE_MISMATCH = declare(
-    "HF1653", "log-module-mismatch", "warning",
-    "audit the log with the module (and version) it was played with: pass it with --module", "audit")
+from . import Finding, Verdict, found, rule
 
 
-def module_mismatch(log_module: Optional[str], given_module: Optional[str]) -> list[AuditFinding]:
-    """A warning when the log's moduledata names another module name or version than the one given."""
-    if not log_module or not given_module or log_module == given_module:
-        return []
-    c = MODULE_MISMATCH
-    return [AuditFinding(c.code, c.severity, f"the log was written with module {log_module!r}, audited with "
-                                             f"{given_module!r}", c.help, None, None, None, None, None, None)]
+@rule("HF1653", "log-module-mismatch", "warning",
+      "audit the log with the module (and version) it was played with: pass it with --module", on="start")
+def log_module_mismatch(v) -> Optional[Verdict]:
+    """The log was written with another module, or another version, than the one it is audited with.
+
+    ## What it checks
+    The module name and version in the log's `moduledata` against those of the module given
+    (`--module`, default the tree's build).
+    ## Why
+    Another module (or version) may place pieces on other boards or name other units: its log read
+    with this module's geometry may put pieces on wrong hexes.
+    ## Reads
+    the log's moduledata, the module's.
+    ## Violation
+    A log written with "Crossing the Meuse 0.9" audited with meuse.vmod 1.0.
+    ## Near miss
+    The same log audited with the module it was played with.
+    """
+    log, given = v.record.module, v.facts.module
+    if not log or not given or log == given:
+        return None
+    return found(Finding(message=f"the log was written with module {log!r}, audited with {given!r}", step=0))

@@ -45,7 +45,7 @@ class RetreatMap:
         """Hexes holding enemy units, and hexes in their ZOC, under a mode."""
         enemy, zoc = set(), set()
         z = self.game.rules.zoc
-        zoc_certain = self.game.rules.zoc_model == "standard" and not (z and z.exerted_by == "unknown")
+        zoc_certain = self.game.rules.zoc.model == "standard" and not (z and z.exerted_by == "unknown")
         for c, w in self.position.units():
             if not w.hex or c.kind != "unit":
                 continue
@@ -114,11 +114,11 @@ class RetreatMap:
         return frozenset(out)
 
     def _full(self, hex_id: str, piece: str) -> bool:
-        limit = self.game.rules.stacking_limit
+        limit = self.game.rules.stacking.limit
         if limit is None:
             return False
         here = [c for c in self.after.at(hex_id) if c.kind == "unit" and c.piece != piece]
-        if self.game.rules.stacking_counts != "units":
+        if self.game.rules.stacking.counts != "units":
             return bool(here)                # steps counted: any unit there may fill it
         return len(here) >= limit
 

@@ -1,18 +1,14 @@
 """Sequence of play: units move only in their side's phases that let their movement class move."""
 from __future__ import annotations
 
+from typing import Optional
+
 from ..record import Moved
-from . import Finding, rule
+from . import Finding, Verdict, found, rule
 
 
-def _move_to_judge(ctx, m) -> bool:
-    """A unit's map move that no phase reading explains yet, in a game whose phases say who moves (where
-    they do not, the replay reads every move as a move, judging its path but not its phase)."""
-    return m.read_as == "unread"
-
-
-def _where_phase(ctx) -> str:
-    t = ctx.tracker
+def _where_phase(v) -> str:
+    t = v.tracker
     if t.recorded_at:
         return f"in the {t.name(t.current())} the turn marker shows since step {t.recorded_at}"
     if t.announced_at:
@@ -21,61 +17,98 @@ def _where_phase(ctx) -> str:
         f"in the {t.name(t.current())}"
 
 
+def _class_barred(v, side, cls) -> bool:
+    """The current phase lets this side move, but not this movement class (HF1102 reports it)."""
+    p = v.tracker.phase()
+    return p is not None and p.moves is not None and p.side in (None, side) and not v.tracker.may_move(
+        v.tracker.current(), side, cls)
+
+
 @rule("HF1101", "moved-outside-movement-phase", "error",
       "move a side's units only in that side's movement phases (the sequence of play)",
       events=(Moved,), read_as=("unread",))
-def moved_outside_movement_phase(ctx, m):
-    if not _move_to_judge(ctx, m):
-        return
-    c = m.event.counter
-    side, cls = ctx.side_of(c), ctx.class_of(c)
-    if ctx.tracker.earlier_phase_for(side, cls) is not None and not ctx.tracker.announced_at:
-        return          # HF1103 says it: the side's phase has passed this turn
-    if any(ctx.tracker.may_move(i, side, cls) for i in range(len(ctx.tracker.phases))) and \
-            not _class_barred(ctx, side, cls):
-        sname = ctx.game.side(side).name if ctx.game.side(side) else side
-        p = ctx.tracker.phase()
-        yield Finding(f"{sname} {ctx.label(c)} moves {m.event.src} -> {m.event.dst} {_where_phase(ctx)}",
-                      hexes=(m.event.src.hex, m.event.dst.hex), units=(ctx.label(c),),
-                      rule=p.rule if p else None, side=side)
+def moved_outside_movement_phase(v) -> Optional[Verdict]:
+    """A unit moves where no phase left this turn lets its side move.
 
-
-def _class_barred(ctx, side, cls) -> bool:
-    """The current phase lets this side move, but not this movement class (HF1102 reports it)."""
-    p = ctx.tracker.phase()
-    return p is not None and p.moves is not None and p.side in (None, side) and not ctx.tracker.may_move(
-        ctx.tracker.current(), side, cls)
+    ## What it checks
+    A unit's map move that no phase from the current one to the end of the turn explains: not a
+    movement phase of its side for its class, not a retreat or advance after a roll in a combat phase.
+    ## Why
+    Each side's units move in that side's movement phases (Meuse 3.2, 4.1).
+    ## Reads
+    `sequence_of_play` (`side`, `moves`, `combat`); the turn tracker's phase (recorded, announced in
+    the chat, or inferred from the order of events).
+    ## Violation
+    Meuse: the Blue 2nd Light Mechanised Motorised Battalion dragged in the Red Movement Phase.
+    ## Near miss
+    A Blue defender retreated in the Red Combat Phase after a roll (a retreat).
+    """
+    c = v.event.counter
+    side, cls = v.side_of(c), v.class_of(c)
+    t = v.tracker
+    if t.earlier_phase_for(side, cls) is not None and not t.announced_at:
+        return None            # HF1103 says it: the side's phase has passed this turn
+    if not any(t.may_move(i, side, cls) for i in range(len(t.phases))) or _class_barred(v, side, cls):
+        return None
+    p = t.phase()
+    return found(Finding(message=f"{v.side_name(side)} {v.label(c)} moves {v.event.src} -> {v.event.dst} {_where_phase(v)}",
+                         hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),),
+                         rule=p.rule if p else None, side=side))
 
 
 @rule("HF1102", "class-may-not-move-in-phase", "error",
       "only the movement classes the sequence of play names may move in this phase",
       events=(Moved,), read_as=("unread",))
-def class_may_not_move_in_phase(ctx, m):
-    if not _move_to_judge(ctx, m):
-        return
-    c = m.event.counter
-    side, cls = ctx.side_of(c), ctx.class_of(c)
-    if _class_barred(ctx, side, cls):
-        p = ctx.tracker.phase()
-        yield Finding(f"{ctx.label(c)} ({cls}) moves {m.event.src} -> {m.event.dst} {_where_phase(ctx)}, "
-                      f"in which only {', '.join(p.moves)} units move",
-                      hexes=(m.event.src.hex, m.event.dst.hex), units=(ctx.label(c),), rule=p.rule, side=side)
+def class_may_not_move_in_phase(v) -> Optional[Verdict]:
+    """A unit of a movement class the phase does not let move, moves in it.
+
+    ## What it checks
+    In a phase whose `moves` names only some movement classes (an exploitation phase: mechanized
+    only), a unit of another class moves.
+    ## Why
+    Only mechanized units may move in the exploitation phase; leg units may not (Meuse 9.1).
+    ## Reads
+    `sequence_of_play[].moves`, the unit's movement class (`counters.yaml`).
+    ## Violation
+    Meuse: Red 12th Rifle Regiment (leg) dragged B8.13 -> B7.14 in the Red Exploitation Phase.
+    ## Near miss
+    Red Tank Battalion 2/1 (mechanized) dragged B10.11 -> B9.11 in the same phase.
+    """
+    c = v.event.counter
+    side, cls = v.side_of(c), v.class_of(c)
+    if not _class_barred(v, side, cls):
+        return None
+    p = v.tracker.phase()
+    return found(Finding(message=f"{v.label(c)} ({cls}) moves {v.event.src} -> {v.event.dst} {_where_phase(v)}, "
+                                 f"in which only {', '.join(p.moves)} units move",
+                         hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=p.rule, side=side))
 
 
 @rule("HF1103", "moved-after-own-turn", "error",
       "a player's units move in his own player turn; the other player's turn follows it",
       events=(Moved,), read_as=("unread",))
-def moved_after_own_turn(ctx, m):
-    if not _move_to_judge(ctx, m):
-        return
-    c = m.event.counter
-    side, cls = ctx.side_of(c), ctx.class_of(c)
-    passed = ctx.tracker.earlier_phase_for(side, cls)
-    if passed is None or ctx.tracker.announced_at:
-        return
-    t = ctx.tracker
-    sname = ctx.game.side(side).name if ctx.game.side(side) else side
-    yield Finding(f"{sname} {ctx.label(c)} moves {m.event.src} -> {m.event.dst} in turn {ctx.turn} after the "
-                  f"{t.name(t.current())} began (step {t.forced_at}): the {t.name(passed)} was over",
-                  hexes=(m.event.src.hex, m.event.dst.hex), units=(ctx.label(c),),
-                  rule=t.phase().rule, side=side)
+def moved_after_own_turn(v) -> Optional[Verdict]:
+    """A unit moves after its side's movement phases of the turn are over.
+
+    ## What it checks
+    A unit's map move that no phase left explains, after a phase in which it could have moved has
+    passed this turn (the phase was inferred from the events: a later side's move or roll began).
+    ## Why
+    A player's units move in his own player turn; the other player's turn follows it (Meuse 3.2).
+    ## Reads
+    `sequence_of_play`; the order of events.
+    ## Violation
+    Aachen: a US infantry unit dragged after a German unit's move began the German Movement Phase.
+    ## Near miss
+    The German unit's move itself, the first move of the turn's German player turn.
+    """
+    c = v.event.counter
+    side, cls = v.side_of(c), v.class_of(c)
+    t = v.tracker
+    passed = t.earlier_phase_for(side, cls)
+    if passed is None or t.announced_at:
+        return None
+    return found(Finding(
+        message=f"{v.side_name(side)} {v.label(c)} moves {v.event.src} -> {v.event.dst} in turn {v.turn} after the "
+                f"{t.name(t.current())} began (step {t.forced_at}): the {t.name(passed)} was over",
+        hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=t.phase().rule, side=side))

@@ -1,31 +1,50 @@
 """The starting position: the record's first snapshot against the scenario's set-up."""
 from __future__ import annotations
 
-from . import Finding, rule
+from typing import Optional
+
+from . import Finding, Verdict, found, rule
 from .markers import shown_by_markers
 from .stacking import over_limit
 
 
-def _match(ctx):
-    """The start position's match to the set-up, when the log begins at the set-up (its first turn)."""
-    mt = ctx.memo.get("start_match")
-    if mt is None or not at_setup(ctx, mt.scenario):
+def _match(v):
+    """The start position's match to the set-up, when the log begins at the set-up (its first turn) and
+    is not chained to an earlier log (whose end it must match instead: HF1651, HF1652)."""
+    mt = v.facts.start_match
+    if mt is None or v.facts.previous is not None or not at_setup(v, mt.scenario):
         return None
     return mt
 
 
-def at_setup(ctx, sc) -> bool:
-    first = sc.first_turn or (ctx.game.turns[0].id if ctx.game.turns else None)
-    return ctx.record.start_turn is None or first is None or ctx.record.start_turn == first
+def at_setup(v, sc) -> bool:
+    first = sc.first_turn or (v.game.turns[0].id if v.game.turns else None)
+    return v.record.start_turn is None or first is None or v.record.start_turn == first
 
 
 @rule("HF1007", "log-begins-after-setup", "info",
       "not verified: the set-up is compared only for a log that begins at the scenario's first turn", on="start")
-def log_begins_after_setup(ctx, m):
-    mt = ctx.memo.get("start_match")
-    if mt is not None and not at_setup(ctx, mt.scenario):
-        yield Finding(f"the log begins on turn {ctx.record.start_turn}, not at scenario {mt.scenario.id}'s set-up "
-                      f"(turn {mt.scenario.first_turn}): the start position is not compared with it")
+def log_begins_after_setup(v) -> Optional[Verdict]:
+    """The log begins after the scenario's set-up, so its start is not compared with the set-up.
+
+    ## What it checks
+    A log (not chained to an earlier one) whose turn tracker shows a later turn than the scenario's
+    first when logging began.
+    ## Why
+    The set-up is what the scenario prints for its first turn; a later start can only be compared
+    with the log before it (`--chain`).
+    ## Reads
+    the scenario's `first_turn`, the record's start turn.
+    ## Violation
+    A log of turn 3 of Meuse scenario 1 audited on its own.
+    ## Near miss
+    The same log audited with `--chain` after the logs of turns 1 and 2.
+    """
+    mt = v.facts.start_match
+    if mt is None or v.facts.previous is not None or at_setup(v, mt.scenario):
+        return None
+    return found(Finding(message=f"the log begins on turn {v.record.start_turn}, not at scenario {mt.scenario.id}'s "
+                                 f"set-up (turn {mt.scenario.first_turn}): the start position is not compared with it"))
 
 
 def _state(s) -> str:
@@ -34,52 +53,115 @@ def _state(s) -> str:
 
 @rule("HF1001", "setup-unit-missing", "error",
       "the scenario's set-up places this unit; add it to the start position", on="start")
-def setup_unit_missing(ctx, m):
-    mt = _match(ctx)
+def setup_unit_missing(v) -> Optional[Verdict]:
+    """A unit the scenario's set-up places is not in the log's start position.
+
+    ## What it checks
+    Every set-up slot of the scenario (a unit on its printed hexes) without a piece of that unit at
+    the start.
+    ## Why
+    The game starts from the scenario's set-up (Meuse 12.1: Blue sets up first, then Red).
+    ## Reads
+    the scenario's `setup` (locations read as `validator.locations` reads them).
+    ## Violation
+    Meuse scenario 1 started without Blue's 9th Infantry Regiment in B1.17.
+    ## Near miss
+    The same unit on B1.17; a unit of a ranged set-up line anywhere in its range.
+    """
+    mt = _match(v)
     if mt is None:
-        return
+        return None
+    out = []
     for s in mt.missing:
-        u = ctx.game.unit(s.unit)
-        yield Finding(f"{u.name if u else s.unit} ({s.side}) set up at {s.location} in scenario {mt.scenario.id} "
-                      "is not in the start position", hexes=tuple(sorted(s.hexes or ()))[:6],
-                      units=(u.name if u else s.unit,), rule=mt.scenario.rule, side=s.side)
+        u = v.game.unit(s.unit)
+        out.append(Finding(message=f"{u.name if u else s.unit} ({s.side}) set up at {s.location} in scenario "
+                                   f"{mt.scenario.id} is not in the start position",
+                           hexes=tuple(sorted(s.hexes or ()))[:6], units=(u.name if u else s.unit,),
+                           rule=mt.scenario.rule, side=s.side))
+    return found(*out)
 
 
 @rule("HF1002", "setup-unit-extra", "error",
       "remove the unit: the scenario's set-up does not place it", on="start")
-def setup_unit_extra(ctx, m):
-    mt = _match(ctx)
+def setup_unit_extra(v) -> Optional[Verdict]:
+    """A unit stands on the map at the start that the scenario's set-up does not place.
+
+    ## What it checks
+    Pieces on the map at the start with no set-up slot of their unit left; where a set-up line is
+    printed without its units (a declared gap) and the piece stands in its hexes, a note.
+    ## Why
+    Only the scenario's set-up units start on the map (Meuse 12.1).
+    ## Reads
+    the scenario's `setup`, its declared gaps.
+    ## Violation
+    Meuse scenario 1 started with a second Red tank battalion in B10.11.
+    ## Near miss
+    A unit in its holding box (a reinforcement), not on the map.
+    """
+    mt = _match(v)
     if mt is None:
-        return
+        return None
+    out = []
     for c, h, gap in mt.extra:
         if gap is not None:
-            yield Finding(f"{ctx.label(c)} in {h} is in no set-up line; it may be the unit of the line "
-                          f"{gap.location}, which the rulebook prints without its unit", hexes=(h,),
-                          units=(ctx.label(c),), severity="info", rule=mt.scenario.rule, side=ctx.side_of(c),
-                          help="not verified: the set-up line's unit is not printed")
+            out.append(Finding(message=f"{v.label(c)} in {h} is in no set-up line; it may be the unit of the line "
+                                       f"{gap.location}, which the rulebook prints without its unit", hexes=(h,),
+                               units=(v.label(c),), severity="info", rule=mt.scenario.rule, side=v.side_of(c),
+                               help="not verified: the set-up line's unit is not printed"))
         else:
-            yield Finding(f"{ctx.label(c)} in {h} is not in scenario {mt.scenario.id}'s set-up", hexes=(h,),
-                          units=(ctx.label(c),), rule=mt.scenario.rule, side=ctx.side_of(c))
+            out.append(Finding(message=f"{v.label(c)} in {h} is not in scenario {mt.scenario.id}'s set-up",
+                               hexes=(h,), units=(v.label(c),), rule=mt.scenario.rule, side=v.side_of(c)))
+    return found(*out)
 
 
 @rule("HF1003", "setup-unit-misplaced", "error",
       "put the unit on the hex its set-up line names", on="start")
-def setup_unit_misplaced(ctx, m):
-    mt = _match(ctx)
+def setup_unit_misplaced(v) -> Optional[Verdict]:
+    """A set-up unit starts on a hex its set-up line does not name.
+
+    ## What it checks
+    A piece of a set-up unit whose hex is in none of its unit's set-up slots (with another slot of the
+    unit left unfilled).
+    ## Why
+    Each unit sets up on the hex (or in the hexes) its line prints (Meuse 12.1).
+    ## Reads
+    the scenario's `setup`.
+    ## Violation
+    Meuse scenario 1 with Blue's 8th Infantry Regiment in A15.04 instead of A15.03.
+    ## Near miss
+    Aachen's 3rd Armored units anywhere along their printed range 2630-3028.
+    """
+    mt = _match(v)
     if mt is None:
-        return
-    for c, h, s in mt.misplaced:
-        yield Finding(f"{ctx.label(c)} starts in {h}; scenario {mt.scenario.id} sets it up at {s.location}",
-                      hexes=(h,), units=(ctx.label(c),), rule=mt.scenario.rule, side=ctx.side_of(c))
+        return None
+    return found(*(Finding(message=f"{v.label(c)} starts in {h}; scenario {mt.scenario.id} sets it up at {s.location}",
+                           hexes=(h,), units=(v.label(c),), rule=mt.scenario.rule, side=v.side_of(c))
+                   for c, h, s in mt.misplaced))
 
 
 @rule("HF1004", "setup-unit-state", "warning",
       "set the unit up in the state its set-up line prints (reduced, DG, ...)", on="start")
-def setup_unit_state(ctx, m):
-    mt = _match(ctx)
+def setup_unit_state(v) -> Optional[Verdict]:
+    """A set-up unit starts in another state than its line prints.
+
+    ## What it checks
+    A piece on its set-up hex whose state (reduced, DG, ...) differs from what the line prints, where
+    no marker in the hex shows the missing state.
+    ## Why
+    Set-up lines print states (Ardennes II: units set up DG); the module may show them on the piece or
+    as a marker beside it.
+    ## Reads
+    the set-up's `state`, `markers` and the states they show.
+    ## Violation
+    A unit printed reduced set up at full strength with no marker.
+    ## Near miss
+    The same unit with a DG marker in its hex, where the line prints it DG.
+    """
+    mt = _match(v)
     if mt is None:
-        return
-    shown = shown_by_markers(ctx.game, ctx.record.start)
+        return None
+    shown = shown_by_markers(v.game, v.record.start, v.facts.marker_states)
+    out = []
     for c, h, s in sorted(mt.pairs, key=lambda p: (p[1], p[0].piece)):
         if frozenset(c.state) == s.state:
             continue
@@ -88,39 +170,75 @@ def setup_unit_state(ctx, m):
         if not (frozenset(c.state) - s.state) and budget is not None and all(budget[x] > 0 for x in lacking):
             budget.subtract(lacking)           # a marker in the hex shows the state for this unit
             continue
-        yield Finding(f"{ctx.label(c)} in {h} starts {_state(c.state)}; the set-up prints it {_state(s.state)} "
-                      "(the module's pieces may not show that state, and no marker in the hex shows it)",
-                      hexes=(h,), units=(ctx.label(c),), rule=mt.scenario.rule, side=ctx.side_of(c))
+        out.append(Finding(message=f"{v.label(c)} in {h} starts {_state(c.state)}; the set-up prints it "
+                                   f"{_state(s.state)} (the module's pieces may not show that state, and no marker "
+                                   "in the hex shows it)",
+                           hexes=(h,), units=(v.label(c),), rule=mt.scenario.rule, side=v.side_of(c)))
+    return found(*out)
 
 
 @rule("HF1005", "setup-overstacked", "info",
       "not the players' doing: the set-up placed these units together", on="start")
-def setup_overstacked(ctx, m):
-    mt = _match(ctx)
-    r = ctx.game.rules
+def setup_overstacked(v) -> Optional[Verdict]:
+    """The start position holds a stack over the limit.
+
+    ## What it checks
+    Stacks over the limit at the start: a note where the set-up prints them so or the module's set-up
+    put a ranged line's units in its first hex; a warning where the set-up does not place them together.
+    ## Why
+    An over-stack the set-up made is not the players' doing; the stacking rules (HF1301) judge only
+    the stacks players make.
+    ## Reads
+    `rules.stacking`, the scenario's `setup`.
+    ## Violation
+    (a warning) two units set up in different hexes found together at the start.
+    ## Near miss
+    Aachen: the 3rd Armored's ranged set-up units all in the range's first hex, as the module's set-up
+    puts them (a note).
+    """
+    if v.facts.previous is not None:
+        return None                            # a chained log starts where the last one ended: HF1652
+    mt = _match(v)
+    st = v.game.rules.stacking
     slots = {c.piece: s for c, _, s in mt.pairs} if mt else {}
-    for h, side, units, n in over_limit(ctx, ctx.record.start):
+    out = []
+    for h, side, units, n in over_limit(v, v.record.start):
         located = [slots.get(c.piece) for c in units]
-        names = tuple(ctx.label(c) for c in units)
-        what = f"the start position stacks {n} {r.stacking_counts} in {h}, over the stacking limit of {r.stacking_limit}"
+        names = tuple(v.label(c) for c in units)
+        what = f"the start position stacks {n} {st.counts} in {h}, over the stacking limit of {st.limit}"
         if all(s is not None and not s.exact for s in located):
             where = sorted({s.location for s in located})
-            yield Finding(f"{what}: the set-up places them along {', '.join(where)} and the module's set-up put "
-                          f"them all in {h}", hexes=(h,), units=names, rule=r.stacking_rule, side=side)
+            out.append(Finding(message=f"{what}: the set-up places them along {', '.join(where)} and the module's "
+                                       f"set-up put them all in {h}", hexes=(h,), units=names, rule=st.rule, side=side))
         elif all(s is not None for s in located):
-            yield Finding(f"{what}, as the scenario's set-up prints it", hexes=(h,), units=names,
-                          rule=r.stacking_rule, side=side)
+            out.append(Finding(message=f"{what}, as the scenario's set-up prints it", hexes=(h,), units=names,
+                               rule=st.rule, side=side))
         else:
-            yield Finding(f"{what}", hexes=(h,), units=names, rule=r.stacking_rule, side=side, severity="warning",
-                          help="the set-up does not place these units together; separate them")
+            out.append(Finding(message=what, hexes=(h,), units=names, rule=st.rule, side=side, severity="warning",
+                               help="the set-up does not place these units together; separate them"))
+    return found(*out)
 
 
 @rule("HF1006", "scenario-inferred", "info",
       "name the scenario with --scenario to judge the log against another one", on="start")
-def scenario_inferred(ctx, m):
-    mt = ctx.memo.get("start_match")
-    if mt is None or not ctx.memo.get("scenario_inferred"):
-        return
-    yield Finding(f"scenario inferred from the start position: {mt.scenario.id} ({mt.scenario.name}), "
-                  f"{len(mt.pairs)} of {mt.total} units on their set-up hexes (score {mt.score:.2f})",
-                  rule=mt.scenario.rule)
+def scenario_inferred(v) -> Optional[Verdict]:
+    """The scenario was inferred from the log's start position.
+
+    ## What it checks
+    Where no `--scenario` is given, the scenario whose set-up the start position matches best, with
+    how many units stand on their set-up hexes.
+    ## Why
+    The referee judges a log against one scenario (its set-up, reinforcements, length, victory).
+    ## Reads
+    every scenario's `setup`.
+    ## Violation
+    (a note) any log audited without `--scenario`.
+    ## Near miss
+    The same log audited with `--scenario 1`.
+    """
+    mt = v.facts.start_match
+    if mt is None or not v.facts.scenario_inferred:
+        return None
+    return found(Finding(message=f"scenario inferred from the start position: {mt.scenario.id} ({mt.scenario.name}), "
+                                 f"{len(mt.pairs)} of {mt.total} units on their set-up hexes (score {mt.score:.2f})",
+                         rule=mt.scenario.rule))

@@ -1,0 +1,218 @@
+"""How the replay reads each event and keeps the ledger: a table of small steps per kind of event.
+
+Each event is read (its phase; a move's drag joins its unit's leg; a reinforcement's entry starts one;
+a roll is tied to a battle), judged by the rules that judge it (`replay.run`), then kept: the ledger
+records what the event did (the leg condemned where a rule's reading found a certain fault, the hex
+entered, the arrival line used, the unit removed, the victory hex taken, the battle fought) and the
+position changes. Rules never keep anything; these functions are the only writers of the ledger.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
+from .arrivals import consumed, entry_area
+from .battles import keep_battle, read_battle
+from .ledger import Entry, Leg, Removal, drop, put
+from .movement import MoveReading, splits_in_two
+from .order import keep_order
+from .replay import Replay, roll_entry, run, steps_after
+from .scenario import control_after
+from .stacking import still_open
+
+
+def read_event(r: Replay, step: Step, ev) -> None:
+    _READ.get(type(ev), _piece)(r, step, ev)
+
+
+# -- the turn, the chat, the dice --
+def _turn(r: Replay, step: Step, ev: TurnChanged) -> None:
+    keep_phase_end(r, step)
+    r.ledger = r.ledger.with_(turn=ev.turn or r.ledger.turn, legs={})
+    r.tracker.reset(ev.phase, step.index)
+    r.note_step(step)
+    run(r, "event", step, ev)
+
+
+def _chat(r: Replay, step: Step, ev: Chat) -> None:
+    i = r.tracker.match_announcement(ev.text)
+    if i is None:
+        return
+    now = r.tracker.current()
+    if now is not None and i > now:
+        keep_phase_end(r, step)
+    if r.tracker.announce(i, step.index):
+        r.note_step(step)
+    else:
+        r.partly(step.index, f"the chat names the {r.tracker.name(i)}, which the events had passed")
+
+
+def _roll(r: Replay, step: Step, ev: DieRoll) -> None:
+    r.tracker.rolled()
+    r.ledger = r.ledger.with_(rolls=r.ledger.rolls + (roll_entry(r, step, ev),))
+    r.note_step(step)
+    v = r.view("event", step, ev, "other")
+    battle = read_battle(v)
+    run(r, "event", step, ev, "other", battle=battle)
+    if battle is not None:
+        r.ledger = keep_battle(r.ledger, r.tracker, battle)
+
+
+# -- a piece --
+def _piece(r: Replay, step: Step, ev) -> None:
+    read_as, reading = _read_piece(r, step, ev)
+    r.note_step(step)
+    move = _move_reading(r, step, ev, read_as)
+    v = run(r, "event", step, ev, read_as, reading, move=move)
+    _keep_piece(r, v)
+
+
+def _read_piece(r: Replay, step: Step, ev) -> tuple[str, Optional[tuple[int, str]]]:
+    """How the event is read, and (for a move) the phase it falls in and as what; the phase that reading
+    forces begins (the one before it ends), and a move or an entry in a movement phase joins its leg."""
+    if is_map_move(ev):
+        reading = _phase_of(r, step, r.look.side_of(ev.counter), r.look.class_of(ev.counter), "move")
+        if reading is None:
+            return "unread", None
+        if reading[1] == "move":
+            _extend_leg(r, ev, reading[0], step)
+            r.ledger = keep_order(r.view("event", step, ev, "move", reading))
+            return "move", reading
+        return "after-combat", reading
+    if _entering(ev) is not None and ev.counter.kind == "unit":
+        reading = _entry_phase(r, step, ev)
+        if reading is not None:
+            _start_entry_leg(r, step, ev, reading[0])
+        return "entry", reading
+    return "other", None
+
+
+def _phase_of(r: Replay, step: Step, side, cls, as_what: str) -> Optional[tuple[int, str]]:
+    t = r.tracker
+    reading = t.reading(side, cls)
+    if not t.knows_moves():
+        # no phase says who moves: judge the path, not the phase
+        reading = (t.current(), "move")
+        r.partly(step.index, "the sequence of play does not say in which phases units move; "
+                             "the phase of this move is not judged")
+    elif reading and reading[0] != t.current():
+        keep_phase_end(r, step)
+    if reading and reading[0] is not None:
+        t.enter(reading[0], step.index)
+    return reading
+
+
+def _entry_phase(r: Replay, step: Step, ev) -> Optional[tuple[int, str]]:
+    """The phase a reinforcement's entry falls in, where the sequence of play says in which phases
+    reinforcements arrive (`arrivals`): the earliest such phase of its side from here (the one before
+    ends). None where the sequence does not say, or no such phase is left this turn (HF1406 judges it)."""
+    t = r.tracker
+    if not t.knows_arrivals():
+        return None
+    i = t.arrival_phase(r.look.side_of(ev.counter))
+    if i is None:
+        return None
+    if i != t.current():
+        keep_phase_end(r, step)
+    t.enter(i, step.index)
+    return i, "entry"
+
+
+def _entering(ev) -> Optional[str]:
+    """The hex an event brings a piece onto the map at, from off it."""
+    if isinstance(ev, Moved) and ev.src.hex is None and ev.dst.hex is not None:
+        return ev.dst.hex
+    if isinstance(ev, Placed) and ev.where.hex is not None:
+        return ev.where.hex
+    return None
+
+
+def _extend_leg(r: Replay, ev: Moved, phase: Optional[int], step: Step) -> None:
+    """The unit's movement this phase gains a drag (a new leg if it had not moved in this phase)."""
+    legs = r.ledger.legs
+    leg = legs.get(ev.counter.piece)
+    if leg is None or leg.phase != phase:
+        leg = Leg(ev.src.hex, (ev.dst.hex,), phase, (step.index,))
+    else:
+        leg = leg._replace(ends=leg.ends + (ev.dst.hex,), steps=leg.steps + (step.index,))
+    r.ledger = r.ledger.with_(legs=put(legs, ev.counter.piece, leg))
+
+
+def _start_entry_leg(r: Replay, step: Step, ev, phase: int) -> None:
+    """A reinforcement's leg: entered at a hex of its entry area (which one is read with its cost)."""
+    h = _entering(ev)
+    hexes = entry_area(r.view("event", step, ev, "entry"), ev.counter, h)
+    box = ev.src.box if isinstance(ev, Moved) else None
+    leg = Leg(None, (h,), phase, (step.index,), Entry(hexes, box, step.index))
+    r.ledger = r.ledger.with_(legs=put(r.ledger.legs, ev.counter.piece, leg))
+
+
+def _move_reading(r: Replay, step: Step, ev, read_as: str) -> Optional[MoveReading]:
+    leg = r.ledger.legs.get(ev.counter.piece) if read_as in ("move", "entry") else None
+    if leg is None or (leg.start is None and leg.entry is not None and leg.entry.hexes is None):
+        return None
+    side, cls = r.look.side_of(ev.counter), r.look.class_of(ev.counter)
+    return MoveReading(r.look, r.facts.in_play, r.position, ev.counter, leg, r.facts.zoc_certainty[0],
+                       splits_in_two(r.tracker, leg, side, cls), _leaves(r, step))
+
+
+def _leaves(r: Replay, step: Step):
+    def leaves(dst: str, pieces: set) -> Optional[int]:
+        for s in steps_after(r.record, step):
+            for e in s.events:
+                if getattr(e, "counter", None) is not None and e.counter.piece in pieces:
+                    if isinstance(e, Removed) or (isinstance(e, Moved) and e.dst.hex != dst):
+                        return s.index
+        return None
+    return leaves
+
+
+def _keep_piece(r: Replay, v) -> None:
+    """What a piece event did, kept; then the position changes."""
+    ev, step, led = v.event, v.step, r.ledger
+    piece = ev.counter.piece
+    if v.move is not None and v.move.condemns():
+        led = led.with_(legs=put(led.legs, piece, led.legs[piece]._replace(faulted=step.index)))
+    h = _entering(ev)
+    if isinstance(ev, (Moved, Placed)):
+        led = led.with_(entered=put(led.entered, piece, step.index))
+        if h is not None and ev.counter.kind == "unit":
+            led = led.with_(arrivals_used=consumed(v, ev.counter, h))
+        to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
+        if to is not None:
+            led = led.with_(control=control_after(v, ev.counter, to))
+    elif isinstance(ev, Removed):
+        led = led.with_(removed=put(led.removed, piece, Removal(step.index, ev.counter, ev.where)),
+                        legs=drop(led.legs, piece))
+    r.ledger = led
+    _change_position(r, ev)
+
+
+def _change_position(r: Replay, ev) -> None:
+    before = r.position
+    if isinstance(ev, Moved):
+        r.position = before.placed(ev.counter, ev.dst)
+    elif isinstance(ev, Placed):
+        r.position = before.placed(ev.counter, ev.where)
+    elif isinstance(ev, Removed):
+        r.position = before.removed(ev.counter.piece)
+    elif isinstance(ev, StateChanged):
+        in_place = before.where(ev.counter.piece) is not None
+        r.position = before.changed(ev.counter) if in_place else before.placed(ev.counter, ev.where)
+        r.look.carry(before, r.position, ev.counter.piece, in_place)
+        return
+    r.look.carry(before, r.position, ev.counter.piece, False)
+
+
+# -- a phase's end --
+def keep_phase_end(r: Replay, step: Optional[Step]) -> None:
+    """The current phase is over (a later phase or turn begins; `step` None: the log ends): judge its
+    end, keep the stacks still wrong, start new legs and battles."""
+    if step is None:
+        return
+    v = run(r, "phase-end", step)
+    stacks, mixes = still_open(v)
+    r.ledger = r.ledger.with_(legs={}, open_stacks=stacks, open_mixes=mixes, phase_end_step=step.index)
+
+
+_READ = {TurnChanged: _turn, Chat: _chat, DieRoll: _roll}

@@ -1,0 +1,123 @@
+"""The ledger: what a human referee keeps on paper while a game is played, as immutable values.
+
+The replay (validator.referee.replay) keeps one `Ledger` beside the position and replaces it, never
+changes it, as each event is read: an undo puts back the ledger of the step before, and a rule reads
+the ledger of the moment it judges without being able to change it. It holds, per phase, each unit's
+moves (`Leg`: its drags, a reinforcement's entry); per turn, the phases each unit moved in and the
+order of moving; per combat phase, the battles (`battles.Battle`); for the whole log, the arrivals
+used, the units removed, the steps units entered their hexes, who controls each victory hex, the
+stacks found wrong at a phase end and not yet reported, and the rolls (those an undo discarded too).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping, NamedTuple, Optional
+
+from ..position import Counter, Where
+from ..record import DieRoll
+
+EMPTY: Mapping = {}
+
+
+class Entry(NamedTuple):
+    """How a reinforcement came onto the map at the start of its leg: the hexes it may have entered at
+    (its entry area's; None where the tree does not print them) and the box it came from."""
+    hexes: Optional[frozenset[str]]
+    box: Optional[str]
+    step: int
+
+
+class Leg(NamedTuple):
+    """One unit's movement in one phase: where it stood when the phase's first drag began (None for a
+    reinforcement: it entered at one of `entry.hexes`), the hexes each drag ended in (where the unit is
+    known to have stood), the step of each drag, and the step at which a finding condemned the move
+    (later drags of the same move are not condemned again)."""
+    start: Optional[str]
+    ends: tuple[str, ...]
+    phase: Optional[int]
+    steps: tuple[int, ...] = ()
+    entry: Optional[Entry] = None
+    faulted: Optional[int] = None
+
+    def points(self) -> tuple[str, ...]:
+        """The hexes the path is known to pass, in order (a reinforcement's from its first drag's end)."""
+        return ((self.start,) if self.start is not None else ()) + self.ends
+
+
+class Removal(NamedTuple):
+    step: int
+    counter: Counter
+    where: Where
+
+
+class Roll(NamedTuple):
+    """A die roll kept: its step, the roll, the phase label it fell in."""
+    step: int
+    roll: DieRoll
+    phase: Optional[str]
+
+
+class Discarded(NamedTuple):
+    """A roll an undo took back, and what it had settled (a battle's hexes and result), kept past the
+    undo so that the roll made again for the same battle is known as a re-roll."""
+    step: int                                  # the undone roll's step
+    undone_at: int
+    roll: DieRoll
+    battle: Optional[object]                   # the battles.Battle it settled, if one was read
+
+
+class OpenStack(NamedTuple):
+    """A stack found over the limit (or mixed) at the end of one or more phases in a row and not yet
+    reported: the finding it will be reported with, the step that ended the first of those phases."""
+    finding: object
+    step: int
+    phases: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OrderState:
+    """The order of moving within one phase of one turn: the pieces of the drag under way, the pieces
+    whose move is over (piece -> (step, the unit that began moving then)), the steps read."""
+    turn: Optional[str] = None
+    phase: Optional[int] = None
+    group: frozenset = frozenset()
+    done: Mapping = field(default_factory=dict)
+    read: frozenset = frozenset()
+    again: frozenset = frozenset()            # pieces of the last step read that had finished their move
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    turn: Optional[str] = None
+    legs: Mapping[str, Leg] = field(default_factory=dict)            # piece -> its moves this phase
+    moved_in: Mapping[str, Mapping[int, int]] = field(default_factory=dict)  # this turn: piece -> phase -> step
+    moved_turn: Optional[str] = None                                  # the turn `moved_in` is for
+    order: OrderState = OrderState()
+    battles: tuple = ()                                               # battles.Battle of this combat phase
+    battles_phase: Optional[tuple] = None                             # (turn, phase index) they belong to
+    arrivals_used: Mapping[tuple, int] = field(default_factory=dict)  # arrival line key -> units entered
+    removed: Mapping[str, Removal] = field(default_factory=dict)
+    entered: Mapping[str, int] = field(default_factory=dict)          # piece -> step it last entered its hex
+    control: Mapping[str, str] = field(default_factory=dict)          # victory hex -> the side controlling it
+    open_stacks: Mapping[tuple, OpenStack] = field(default_factory=dict)
+    open_mixes: Mapping[tuple, OpenStack] = field(default_factory=dict)
+    rolls: tuple[Roll, ...] = ()
+    phase_end_step: int = 0
+
+    def with_(self, **changes) -> "Ledger":
+        return replace(self, **changes)
+
+
+def put(m: Mapping, key, value) -> dict:
+    """A copy of mapping `m` with `key` set (the ledger's mappings are never changed in place)."""
+    out = dict(m)
+    out[key] = value
+    return out
+
+
+def drop(m: Mapping, key) -> Mapping:
+    if key not in m:
+        return m
+    out = dict(m)
+    del out[key]
+    return out

@@ -1,0 +1,163 @@
+"""The scenario as a whole: its length, and who is ahead when the log ends.
+
+Where a scenario gives its victory terms as data (`victory.control`: who holds the victory hexes at
+the start and how control changes; `victory.wins`: who wins with how many points), the ledger keeps
+who controls each victory hex (`control`, kept by `control_after` as units enter hexes) and the
+standing at the end of the log is computed (`standing`): the points each side holds, and the winner
+where the log reaches the end of the scenario's last turn.
+"""
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple, Optional
+
+from ..record import TurnChanged
+from . import Finding, Verdict, found, rule
+from .ledger import put
+
+
+class VictoryHex(NamedTuple):
+    value: int
+    scores_for: Optional[str]                  # the side that scores it (places.yaml victory[].side)
+    start: Optional[str]                       # the side controlling it at the start
+
+
+def victory_values(game, scenario) -> dict[str, VictoryHex]:
+    """The scenario's victory hexes with their values, where its victory terms are data."""
+    terms = scenario.victory_terms if scenario else None
+    if terms is None:
+        return {}
+    listed = set((scenario.victory or {}).get("hexes") or ())
+    out = {}
+    for vh in game.places.victory:
+        hexes = (vh.hex,) if vh.hex else tuple(next((p.hexes for p in game.places.places if p.id == vh.place), ()))
+        for h in hexes:
+            if (not listed or h in listed) and vh.value is not None:
+                out[h] = VictoryHex(vh.value, vh.side, terms.control_start)
+    return out
+
+
+def control_after(v, c, h: str) -> Mapping:
+    """The ledger's victory-hex control once this unit has entered h."""
+    terms = v.scenario.victory_terms if v.scenario else None
+    if terms is None or terms.control_changes != "entered" or h not in v.facts.victory_hexes or c.kind != "unit":
+        return v.ledger.control
+    side = v.side_of(c)
+    if side is None or v.ledger.control.get(h) == side:
+        return v.ledger.control
+    return put(v.ledger.control, h, side)
+
+
+class Standing(NamedTuple):
+    """Who is ahead when the log ends: points per side, whether the log reaches the scenario's end,
+    the winner then (None: not decided by the log), and what the scenario's terms say."""
+    points: dict
+    hexes: dict                                # victory hex -> the side controlling it
+    decided: bool
+    winner: Optional[str]
+    text: str
+    rule: Optional[str]
+
+    def as_json(self) -> dict:
+        return {"points": self.points, "hexes": self.hexes, "decided": self.decided, "winner": self.winner,
+                "text": self.text, "rule": self.rule}
+
+
+def _turn_index(game, turn: Optional[str]) -> Optional[int]:
+    t = game.turn(turn) if turn else None
+    return t.index if t else None
+
+
+def past_last_turn(game, scenario, turn: Optional[str]) -> bool:
+    last = _turn_index(game, scenario.last_turn) if scenario and scenario.last_turn else None
+    now = _turn_index(game, turn)
+    return last is not None and now is not None and now > last
+
+
+def standing(v) -> Optional[Standing]:
+    """The victory standing when the log ends, where the scenario's terms are data."""
+    sc = v.scenario
+    terms = sc.victory_terms if sc else None
+    if terms is None or not v.facts.victory_hexes:
+        return None
+    control = {h: v.ledger.control.get(h, vh.start) for h, vh in v.facts.victory_hexes.items()}
+    scorer = terms.winner
+    points = {s.id: 0 for s in v.game.sides}
+    for h, vh in v.facts.victory_hexes.items():
+        side = control[h]
+        if side is not None and (vh.scores_for is None or vh.scores_for == side):
+            points[side] = points.get(side, 0) + vh.value
+    decided = _log_reaches_end(v)
+    others = [s.id for s in v.game.sides if s.id != scorer]
+    winner = None
+    if decided and scorer is not None and terms.points is not None:
+        winner = scorer if points.get(scorer, 0) >= terms.points else (others[0] if len(others) == 1 else None)
+    return Standing(points, control, decided, winner, _standing_text(v, terms, points, decided, winner), terms.rule)
+
+
+def _log_reaches_end(v) -> bool:
+    """The log goes past the end of the scenario's last turn (a later turn began)."""
+    return past_last_turn(v.game, v.scenario, v.ledger.turn)
+
+
+def _standing_text(v, terms, points: dict, decided: bool, winner: Optional[str]) -> str:
+    scorer = terms.winner
+    held = ", ".join(f"{v.side_name(s)} {n} VP" for s, n in points.items() if n or s == scorer)
+    need = f"{v.side_name(scorer)} needs {terms.points}" if scorer and terms.points is not None else ""
+    if decided:
+        return f"{v.side_name(winner) if winner else 'no side'} wins: {held}" + (f" ({need})" if need else "")
+    last = v.scenario.last_turn
+    return (f"not decided by the log (it ends in turn {v.ledger.turn}; the scenario ends with turn {last}): "
+            f"{held}" + (f"; {need} at the end" if need else ""))
+
+
+@rule("HF1701", "play-after-last-turn", "error",
+      "the scenario ends with its last turn: stop the game there and count victory", events=(TurnChanged,))
+def play_after_last_turn(v) -> Optional[Verdict]:
+    """The turn marker moves past the scenario's last turn.
+
+    ## What it checks
+    The first turn change of the log into a turn after the scenario's `last_turn`.
+    ## Why
+    A scenario lasts the turns it names (Meuse 12.1: turns 1 to 6); victory is counted at the end of
+    its last turn, and what is played after it does not count.
+    ## Reads
+    the scenario's `first_turn` and `last_turn`, the turn track.
+    ## Violation
+    Meuse scenario 1: the turn marker advanced from turn 6 to turn 7 and Red moves on.
+    ## Near miss
+    Scenario 2 (turns 1 to 8) advancing to turn 7.
+    """
+    ev = v.event
+    if v.scenario is None or not past_last_turn(v.game, v.scenario, ev.turn):
+        return None
+    if past_last_turn(v.game, v.scenario, v.ledger.turn):
+        return None                            # reported when the marker first went past
+    return found(Finding(message=f"the turn marker moves to turn {ev.turn}, after scenario {v.scenario.id}'s last "
+                                 f"turn {v.scenario.last_turn}: play after it does not count",
+                         rule=v.scenario.rule))
+
+
+@rule("HF1702", "victory-standing", "info",
+      "the standing the scenario's victory conditions give when the log ends", on="end")
+def victory_standing(v) -> Optional[Verdict]:
+    """Who is ahead when the log ends, by the scenario's victory conditions.
+
+    ## What it checks
+    Where the scenario gives its victory terms as data, the victory hexes each side controls when the
+    log ends (control changing as units enter them), the points they are worth, and the winner where
+    the log goes past the scenario's last turn; otherwise "not decided by the log".
+    ## Why
+    Players ask "who won?" first (Meuse 10.1: at the end of the last turn Red scores every victory hex
+    it controls; 12.1: Red wins with 7 or more).
+    ## Reads
+    `places.yaml` victory hexes and values, the scenario's `victory` (`hexes`, `control`, `wins`).
+    ## Violation
+    (a note) any Meuse log: "not decided by the log ...: Red 1 VP; Red needs 7 at the end".
+    ## Near miss
+    A scenario whose victory conditions are text only (the seeds): no standing is given.
+    """
+    s = standing(v)
+    if s is None:
+        return None
+    return found(Finding(message=f"victory standing: {s.text}", rule=s.rule,
+                         hexes=tuple(sorted(h for h, side in s.hexes.items() if side != v.facts.victory_hexes[h].start))))

@@ -1,0 +1,338 @@
+"""What a rule reads: a read-only `View` of one moment of the replay, and the look-ups rules share.
+
+A `View` is made by the replay for each moment it judges (the start, each event, a phase's end, the
+log's end): the game, the scenario, the record, the position (before the event), the ledger
+(validator.referee.ledger), the phase tracker, and how the replay read the event (`read_as`, and for a
+unit's move its `MoveReading`, for a roll its `BattleReading`). Nothing a rule can reach from it
+changes the replay: the ledger and the position are values, and `Lookups` only remembers what pure
+functions of the game and a position gave.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Optional
+
+from ..locations import in_play
+from ..model import Game, Scenario, Unit
+from ..position import Counter, Position
+from ..record import GameRecord
+from ..stacking import overstacked, side_of as _side_of
+from .costs import ClassCosts, costs_by_class
+from .ledger import Ledger
+from .markers import marker_states
+from .phases import PhaseTracker
+from .start import Match, location_hexes, slots
+
+
+class Lookups:
+    """Look-ups on the game and on positions that every rule of one audit shares. Each is a function
+    of its arguments alone, remembered: per unit id, per movement class, per position (the latest one,
+    carried to the next where only one piece changed, see `carry`)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.costs: dict = costs_by_class(game)
+        self.paths: dict = {}                 # movement: searched paths and leg costs by their arguments
+        self._units: dict = {}                # unit id -> the game's Unit (None: not in the game)
+        self._sides: dict = {}                # (unit id, counter's side) -> the unit's side
+        self._by_position: tuple = (None, None)   # (a position, its look-ups)
+
+    @property
+    def grid(self):
+        return self.game.grid
+
+    def unit(self, c: Counter) -> Optional[Unit]:
+        try:
+            return self._units[c.unit]
+        except KeyError:
+            u = self._units[c.unit] = self.game.unit(c.unit)
+            return u
+
+    def side_of(self, c: Counter) -> Optional[str]:
+        key = (c.unit, c.side)
+        try:
+            return self._sides[key]
+        except KeyError:
+            s = self._sides[key] = _side_of(self.game, c)
+            return s
+
+    def class_of(self, c: Counter) -> Optional[str]:
+        u = self.unit(c)
+        return u.movement_class if u else None
+
+    def class_costs(self, c: Counter) -> ClassCosts:
+        return self.costs.get(self.class_of(c)) or self.costs[None]
+
+    def allowance(self, c: Counter) -> Optional[int]:
+        """The unit's movement factor in its current state (the reduced side's where it is reduced)."""
+        u = self.unit(c)
+        if u is None:
+            return None
+        f = u.reduced if ("reduced" in c.state and u.reduced) else u.factors
+        return f.get("movement") if f else None
+
+    def label(self, c: Counter) -> str:
+        u = self.unit(c)
+        return u.name if u else c.unit
+
+    def side_name(self, side: Optional[str]) -> str:
+        s = self.game.side(side) if side else None
+        return s.name if s else str(side)
+
+    # -- per position --
+    def of(self, position: Position) -> dict:
+        """The look-ups kept for a position (those of the latest position asked; a new one starts empty)."""
+        pos, cache = self._by_position
+        if cache is None or pos is not position:
+            cache = {}
+            self._by_position = (position, cache)
+        return cache
+
+    def counted_stacks(self, position: Position) -> dict:
+        """(hex, side) -> the units on the hex there, in the position's order (what counts for stacking;
+        do not change it: it is shared)."""
+        cache = self.of(position)
+        stacks = cache.get("counted_stacks")
+        if stacks is None:
+            out: dict = {}
+            side_of = self.side_of
+            for c, w in position:
+                if c.kind == "unit" and w.hex is not None:
+                    out.setdefault((w.hex, side_of(c)), []).append(c)
+            stacks = cache["counted_stacks"] = out
+        return stacks
+
+    def enemies(self, position: Position, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
+        """Hexes held by units of another side than `side`, each hex's units in the position's order."""
+        cache = self.of(position)
+        key = ("enemies", side)
+        held = cache.get(key)
+        if held is None:
+            out: dict[str, list] = {}
+            if side is not None:
+                for (h, s), units in self.counted_stacks(position).items():
+                    if s is not None and s != side:
+                        out.setdefault(h, []).append(units)
+            held = cache[key] = {h: tuple(parts[0]) if len(parts) == 1 else self._merged(position, h, side)
+                                 for h, parts in out.items()}
+        return held
+
+    def _merged(self, position: Position, h: str, side: Optional[str]) -> tuple[Counter, ...]:
+        """A hex several enemy sides share: their units in the position's order."""
+        return tuple(c for c in position.at(h) if c.kind == "unit" and (s := self.side_of(c)) is not None
+                     and s != side)
+
+    def enemy_hexes(self, position: Position, side: Optional[str]) -> frozenset:
+        """The hexes of `enemies`, as one set per position (a path search's key: hashed once)."""
+        cache = self.of(position)
+        key = ("enemy-hexes", side)
+        hexes = cache.get(key)
+        if hexes is None:
+            hexes = cache[key] = frozenset(self.enemies(position, side))
+        return hexes
+
+    def zoc_hexes(self, position: Position, side: Optional[str]) -> frozenset:
+        """The hexes next to those enemy units hold (one set per position and side)."""
+        cache = self.of(position)
+        key = ("zoc", side)
+        hexes = cache.get(key)
+        if hexes is None:
+            out: set[str] = set()
+            neighbours = self.grid.neighbours
+            for h in self.enemies(position, side):
+                out.update(neighbours(h))
+            hexes = cache[key] = frozenset(out)
+        return hexes
+
+    def carry(self, before: Position, after: Position, piece: str, in_place: bool) -> None:
+        """The position changed from `before` to `after` in one piece: derive the stacks of `after` from
+        those of `before` rather than from every counter, and keep a side's look-ups (its enemies, their
+        ZOC) where only a unit of that side changed. `in_place`: the piece kept its place in the order."""
+        pos, cache = self._by_position
+        if cache is None or pos is not before or "counted_stacks" not in cache or before is after:
+            return
+        old, new = self._stack_of(before, piece), self._stack_of(after, piece)
+        stacks = _restacked(cache["counted_stacks"], piece, old, new, in_place)
+        if stacks is None:
+            return                                 # its place in the order is not known: rebuild
+        fresh = {"counted_stacks": stacks}
+        changed = {x[1] for x in (old, new) if x is not None and x[1] is not None}
+        for key, v in cache.items():               # keyed (look-up, side): see enemies
+            if isinstance(key, tuple) and changed <= {key[1]}:
+                fresh[key] = v
+        self._by_position = (after, fresh)
+
+    def _stack_of(self, position: Position, piece: str) -> Optional[tuple]:
+        """(hex, side, counter) of a unit on a hex of the position, else None."""
+        w, c = position.where(piece), position.counter(piece)
+        if c is None or c.kind != "unit" or w is None or w.hex is None:
+            return None
+        return w.hex, self.side_of(c), c
+
+
+def _restacked(stacks: dict, piece: str, old: Optional[tuple], new: Optional[tuple],
+               in_place: bool) -> Optional[dict]:
+    """`Lookups.counted_stacks` after one piece changed from `old` to `new` ((hex, side, counter) or
+    None: not a unit on the map), its lists kept in the position's order; None where that order is
+    not known (the piece kept its place but changed stacks: rebuild)."""
+    out = dict(stacks)
+    if in_place and old is not None and new is not None:
+        if old[:2] != new[:2]:
+            return None
+        key = old[:2]
+        out[key] = [new[2] if x.piece == piece else x for x in out[key]]
+        return out
+    if old is not None:
+        key = old[:2]
+        rest = [x for x in out[key] if x.piece != piece]
+        if rest:
+            out[key] = rest
+        else:
+            del out[key]
+    if new is not None:
+        if in_place:
+            return None                            # placed where it was not: its place is not known
+        key = new[:2]
+        out[key] = out.get(key, []) + [new[2]]
+    return out
+
+
+class Facts:
+    """What one audit reads of the game and the scenario again and again, worked out once."""
+
+    def __init__(self, game: Game, scenario: Optional[Scenario], record: GameRecord,
+                 start_match: Optional[Match] = None, scenario_inferred: bool = False, previous=None,
+                 module: Optional[str] = None):
+        self.game, self.scenario, self.record = game, scenario, record
+        self.start_match, self.scenario_inferred = start_match, scenario_inferred
+        self.previous = previous              # chain.Previous: the log before this one (`--chain`), if any
+        self.module = module                  # the name and version of the module the log is audited with
+
+    @functools.cached_property
+    def in_play(self):
+        return in_play(self.game, self.scenario) if self.scenario else None
+
+    @functools.cached_property
+    def setup_units(self) -> frozenset:
+        return frozenset(s.unit for s in slots(self.game, self.scenario)) if self.scenario else frozenset()
+
+    @functools.cached_property
+    def marker_states(self) -> dict:
+        return marker_states(self.game)
+
+    @functools.cached_property
+    def arrival_lines(self) -> tuple:
+        from .arrivals import arrival_lines
+        return arrival_lines(self.game, self.scenario)
+
+    @functools.cached_property
+    def zoc_certainty(self) -> tuple[bool, str]:
+        from .movement import zoc_certainty
+        return zoc_certainty(self.game)
+
+    @functools.cached_property
+    def start_over(self) -> dict:
+        """Piece -> its hex, for the units of every stack the start position holds over the limit."""
+        return {c.piece: o.hex for o in overstacked(self.game, self.record.start) for c in o.counters}
+
+    @functools.cached_property
+    def victory_hexes(self) -> dict:
+        from .scenario import victory_values
+        return victory_values(self.game, self.scenario)
+
+
+class View:
+    """One moment of the replay as a rule reads it. `position` is the position before the event (at a
+    phase end, the position then); `ledger` the ledger before the event is kept in it."""
+    __slots__ = ("kind", "step", "event", "read_as", "reading", "position", "ledger", "tracker", "look",
+                 "facts", "move", "battle", "coverage", "discarded", "_cache")
+
+    def __init__(self, kind: str, look: Lookups, facts: Facts, position: Position, ledger: Ledger,
+                 tracker: PhaseTracker, step=None, event=None, read_as: Optional[str] = None, reading=None,
+                 move=None, battle=None, coverage: Optional[dict] = None, discarded: tuple = ()):
+        self.kind, self.look, self.facts = kind, look, facts
+        self.position, self.ledger, self.tracker = position, ledger, tracker
+        self.step, self.event, self.read_as, self.reading = step, event, read_as, reading
+        self.move, self.battle = move, battle
+        self.coverage = coverage if coverage is not None else {}
+        self.discarded = discarded
+        self._cache: Optional[dict] = None
+
+    # -- what the moment is --
+    @property
+    def game(self) -> Game:
+        return self.look.game
+
+    @property
+    def scenario(self) -> Optional[Scenario]:
+        return self.facts.scenario
+
+    @property
+    def record(self) -> GameRecord:
+        return self.facts.record
+
+    @property
+    def grid(self):
+        return self.look.game.grid
+
+    @property
+    def turn(self) -> Optional[str]:
+        return self.ledger.turn
+
+    @property
+    def step_no(self) -> Optional[int]:
+        return self.step.index if self.step is not None else None
+
+    def memo(self) -> dict:
+        """A cache of this moment's own: what two rules of one moment both work out (pure, not state)."""
+        if self._cache is None:
+            self._cache = {}
+        return self._cache
+
+    # -- the look-ups, on this moment's position --
+    def unit(self, c: Counter) -> Optional[Unit]:
+        return self.look.unit(c)
+
+    def side_of(self, c: Counter) -> Optional[str]:
+        return self.look.side_of(c)
+
+    def class_of(self, c: Counter) -> Optional[str]:
+        return self.look.class_of(c)
+
+    def label(self, c: Counter) -> str:
+        return self.look.label(c)
+
+    def allowance(self, c: Counter) -> Optional[int]:
+        return self.look.allowance(c)
+
+    def class_costs(self, c: Counter) -> ClassCosts:
+        return self.look.class_costs(c)
+
+    def side_name(self, side: Optional[str]) -> str:
+        return self.look.side_name(side)
+
+    def enemies(self, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
+        return self.look.enemies(self.position, side)
+
+    def enemy_hexes(self, side: Optional[str]) -> frozenset:
+        return self.look.enemy_hexes(self.position, side)
+
+    def zoc_hexes(self, side: Optional[str]) -> frozenset:
+        return self.look.zoc_hexes(self.position, side)
+
+    def phase_id(self) -> Optional[str]:
+        p = self.tracker.phase()
+        return p.id if p else None
+
+    def phase_side(self) -> Optional[str]:
+        p = self.tracker.phase()
+        return p.side if p else None
+
+    def turn_index(self) -> Optional[int]:
+        t = self.game.turn(self.ledger.turn) if self.ledger.turn else None
+        return t.index if t else None
+
+    def steps_after(self):
+        """The record's steps after this moment's step, up to the next turn change."""
+        from .replay import steps_after
+        return steps_after(self.facts.record, self.step)
