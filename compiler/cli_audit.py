@@ -363,6 +363,8 @@ def render_text(results: list, quiet: bool) -> str:
                      f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s); "
                      f"verified {c['fully']} fully, {c['partly']} partly, {c['not']} not"
                      + (f", {c['undone']} undone" if c["undone"] else ""))
+        if a.result:
+            lines.append(f"{name}: result: {a.result['text']}")
     bad = sum(1 for r in results if r.error)
     lines.append(f"{len(results)} log(s): {totals['error']} error(s), {totals['warning']} warning(s), "
                  f"{totals['info']} note(s)" + (f"; {bad} log(s) could not be audited" if bad else ""))

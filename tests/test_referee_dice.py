@@ -102,8 +102,8 @@ def test_dice_no_table_uses_and_unlikely_dice():
     g, _ = load_game(MINI)                               # the mini tree's only table rolls 1d6
     steps = rolls_of([4, 4], dice="2d10") + rolls_of([6] * 40, start=3)
     found = dice_findings(g, record(steps))
-    assert [(f.code, f.step) for f in found] == [("HF1603", None), ("HF1602", 1)]
-    assert found[1].message == "2 roll(s) of 2d10: no table of the tree is rolled with 2d10"
+    assert [(f.code, f.step) for f in found] == [("HF1602", 1), ("HF1603", None)]   # the whole log's last
+    assert found[0].message == "2 roll(s) of 2d10: no table of the tree is rolled with 2d10"
 
 
 def test_undo_past_chat_after_a_roll_then_a_reroll():

@@ -17,6 +17,12 @@ from .view import Facts
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
+def finding_order(f: Finding) -> tuple:
+    """By step (the log's start, step 0, first; findings about the whole log, step None, last), then
+    severity, then code."""
+    return (f.step if f.step is not None else float("inf"), SEVERITY_ORDER[f.severity], f.code)
+
+
 class UnknownScenario(ValueError):
     pass
 
@@ -61,7 +67,7 @@ def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None, pre
         sc = mt.scenario if mt else None
         inferred = True
     r = replay(game, record, sc, Facts(game, sc, record, mt, inferred, previous, module))
-    findings = sorted(r.findings, key=lambda f: (f.step or 0, SEVERITY_ORDER[f.severity], f.code))
+    findings = sorted(r.findings, key=finding_order)
     st = standing(r.view("end"))
     return LogAudit(record.source, record.module, sc.id if sc else None, round(mt.score, 3) if mt else None,
                     record.players, len(record.steps), _coverage(record, r), _dice(r), findings,

@@ -38,7 +38,7 @@ def combat_side(tracker):
     i = tracker.current()
     if i is None:
         return None
-    last = i + 1 if tracker.announced_at else len(tracker.phases)
+    last = i + 1 if tracker.pinned() else len(tracker.phases)
     for j in range(i, last):
         if tracker.phases[j].combat:
             return tracker.phases[j].side

@@ -27,11 +27,13 @@ def read_event(r: Replay, step: Step, ev) -> None:
 
 # -- the turn, the chat, the dice --
 def _turn(r: Replay, step: Step, ev: TurnChanged) -> None:
+    """The turn marker moved: the phase ends, the new turn (and phase) begin. Read as the turn it leaves."""
     keep_phase_end(r, step)
+    left = r.ledger.turn
     r.ledger = r.ledger.with_(turn=ev.turn or r.ledger.turn, legs={})
     r.tracker.reset(ev.phase, step.index)
     r.note_step(step)
-    run(r, "event", step, ev)
+    run(r, "event", step, ev, reading=left)
 
 
 def _chat(r: Replay, step: Step, ev: Chat) -> None:

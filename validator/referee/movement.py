@@ -180,8 +180,12 @@ def mp(x: Fraction) -> str:
 
 
 def leg_text(leg: Leg, lc: Optional[LegCost] = None) -> str:
-    first = leg.start or (f"(entering at {lc.entry})" if lc is not None and lc.entry else "(entering)")
-    return " -> ".join((first,) + leg.ends)
+    """'A -> B -> C'; a reinforcement's 'enters at E -> B' (E: the entry hex of the cheapest reading)."""
+    if leg.start is not None:
+        return " -> ".join((leg.start,) + leg.ends)
+    entry = lc.entry if lc is not None and lc.entry else None
+    ends = leg.ends[1:] if entry and leg.ends[0] == entry else leg.ends
+    return f"enters at {entry or 'its entry area'}" + "".join(f" -> {h}" for h in ends)
 
 
 def rule_no(v) -> Optional[str]:
@@ -198,10 +202,12 @@ def start_hex(leg: Leg, lc: Optional[LegCost]) -> tuple[str, ...]:
 
 
 def _entry_text(v, mv: MoveReading) -> str:
+    """What entering cost, where the leg is a reinforcement's (11.2: its entry hex is its first move)."""
     lc = mv.cost
-    if mv.leg.start is not None or lc is None or not lc.entry:
+    if mv.leg.start is not None or lc is None or not lc.entry or lc.total is None:
         return ""
-    return f" (entering at {lc.entry} costs {mp(lc.segs[0][0])} MP, 11.2)"
+    first = lc.segs[0][0]
+    return f": {mp(first)} MP to enter {lc.entry} and {mp(lc.total - first)} MP from there"
 
 
 def combat_judges_retreats(game) -> bool:
@@ -258,13 +264,17 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
         return partly(*notes, cheapest_assumed(mv.costs)) if not lc.known() else (partly(*notes) if notes else None)
     if fault != ALLOWANCE:                             # legal only as drags of two phases
         return found(Finding(
-            message=f"{v.label(c)} moves {leg_text(leg, lc)} ({mp(lc.total)} MP at least, MA {ma}): legal only if "
+            message=f"{v.label(c)} {_moves(leg)}{leg_text(leg, lc)} ({mp(lc.total)} MP at least, MA {ma}): legal only if "
                     "its drags fell in two movement phases", severity="info",
             hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)), partly=notes)
     return found(Finding(
-        message=f"{v.label(c)} (MA {ma}) moves {leg_text(leg, lc)} in one phase: {_cost_text(v, mv)}"
+        message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, lc)} in one phase: {_cost_text(v, mv)}"
                 f"{_entry_text(v, mv)}, over its movement allowance of {ma}",
         hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)), partly=notes)
+
+
+def _moves(leg: Leg) -> str:
+    return "moves " if leg.start is not None else ""
 
 
 def cheapest_assumed(costs) -> str:
@@ -324,7 +334,7 @@ def move_into_prohibited_terrain(v) -> Optional[Verdict]:
         return None
     if mv is not None:
         (h, row), leg = mv.barred, mv.leg
-        how, start = f"moves {leg_text(leg, mv.cost)}", start_hex(leg, mv.cost)
+        how, start = f"{_moves(leg)}{leg_text(leg, mv.cost)}", start_hex(leg, mv.cost)
     else:
         hit = _prohibited_hex(v, c, _dst(ev))
         if hit is None:
@@ -421,7 +431,7 @@ def path_through_enemy(v) -> Optional[Verdict]:
         return None
     c, leg, ma = mv.c, mv.leg, mv.ma
     route = _free_route_text(v, mv)
-    return found(Finding(message=f"{v.label(c)} (MA {ma}) moves {leg_text(leg, mv.cost)}: every path within its "
+    return found(Finding(message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its "
                                  f"allowance passes through an enemy-held hex{route}",
                          hexes=start_hex(leg, mv.cost) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)))
 
@@ -476,14 +486,16 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
                  help=None if certain else "not verified: the tree does not say enough to judge this ZOC stop")
     stopped = mv.stopped()
     if stopped:
+        how = (f"entered the map at {stopped[0]}" if leg.start is None and stopped[0] == mv.cost.entry
+               else f"ended a drag in {stopped[0]}")
         return found(Finding(
-            message=f"{v.label(c)} ended a drag in {stopped[0]}, in an enemy ZOC where it had to stop, and was "
+            message=f"{v.label(c)} {how}, in an enemy ZOC where it had to stop, and was "
                     f"dragged on to {leg.ends[-1]}" + ("" if certain else f" (legal only if no enemy unit there "
                                                                            f"exerts a ZOC: {why})"),
             hexes=(stopped[0], leg.ends[-1]), units=(v.label(c),), rule=rule_n, **doubt))
     passed = _zoc_passed(v, mv)
     return found(Finding(
-        message=f"{v.label(c)} (MA {ma}) moves {leg_text(leg, mv.cost)}: every path within its allowance goes on "
+        message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance goes on "
                 "through a hex in an enemy ZOC" + _passed_text(v, mv, passed) +
                 ("" if certain else f" (legal only if those enemy units exert no ZOC: {why})"),
         hexes=start_hex(leg, mv.cost) + passed + (leg.ends[-1],), units=(v.label(c),), rule=rule_n, **doubt))
@@ -541,7 +553,7 @@ def move_legal_only_by_road(v) -> Optional[Verdict]:
     hexes = lc.hexes(costs)
     need = math.ceil((hexes * costs.plain - ma) / (costs.plain - costs.cheapest))
     return found(Finding(
-        message=f"{v.label(c)} (MA {ma}) moves {leg_text(leg, lc)}, {hexes} hexes: {mp(lc.total)} MP at the cheapest, "
+        message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, lc)}, {hexes} hexes: {mp(lc.total)} MP at the cheapest, "
                 f"legal only if at least {need} of them are entered at {mp(costs.cheapest)} MP (road); "
                 f"at {mp(costs.plain)} MP a hex it would cost {mp(hexes * costs.plain)} MP",
         hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=costs.cheapest_rule or rule_no(v)))
@@ -549,9 +561,12 @@ def move_legal_only_by_road(v) -> Optional[Verdict]:
 
 def splits_in_two(tracker, leg: Leg, side, cls):
     """A test whether a leg's drags could fall in two of the side's movement phases, each within the
-    allowance (where the phase is inferred and a later phase lets the unit move)."""
+    allowance (where the phase is inferred and a later phase lets the unit move). A reinforcement's
+    entry cost (the first of its leg's costs) is paid in the first."""
     def test(segs, ma) -> bool:
-        if len(segs) < 2 or tracker.announced_at or leg.phase is None or \
+        if leg.start is None:
+            segs = [_joined(segs[0], segs[1])] + list(segs[2:]) if len(segs) > 1 else segs
+        if len(segs) < 2 or tracker.pinned() or leg.phase is None or \
                 not tracker.later_phase_for(leg.phase, side, cls):
             return False
         for k in range(1, len(segs)):
@@ -560,3 +575,7 @@ def splits_in_two(tracker, leg: Leg, side, cls):
                 return True
         return False
     return test
+
+
+def _joined(a, b):
+    return None if a is None or b is None else (a[0] + b[0], a[1] and b[1])

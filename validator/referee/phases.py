@@ -77,6 +77,11 @@ class PhaseTracker:
     def current(self) -> Optional[int]:
         return self.index
 
+    def pinned(self) -> bool:
+        """The phase is certain: a chat line announced it or the turn marker records it (at a step, or
+        when the log began: step 0)."""
+        return self.announced_at is not None
+
     def phase(self) -> Optional[Phase]:
         return self.phases[self.index] if self.index is not None else None
 
@@ -90,7 +95,8 @@ class PhaseTracker:
         return text
 
     def _label(self) -> str:
-        how = (f"recorded at step {self.recorded_at}" if self.recorded_at else
+        how = ("recorded when the log began" if self.recorded_at == 0 else
+               f"recorded at step {self.recorded_at}" if self.recorded_at else
                f"announced at step {self.announced_at}" if self.announced_at else "inferred")
         return f"{self.name(self.index)}, {how}"
 

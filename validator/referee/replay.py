@@ -33,7 +33,7 @@ class Replay:
         self.look = look or Lookups(game)
         self.position: Position = record.start
         self.tracker = PhaseTracker(game)
-        self.tracker.reset(record.start_phase)
+        self.tracker.reset(record.start_phase, 0)      # the turn marker's phase when the log began
         self.ledger = Ledger(turn=record.start_turn or _first_turn(game, scenario),
                              control=_start_control(facts))
         self.findings: list[Finding] = []
@@ -202,8 +202,8 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
 
 
 def _start_control(facts: Facts) -> dict:
-    """Who controls each victory hex when the log begins: the scenario's side at the start."""
-    return {h: vh.start for h, vh in facts.victory_hexes.items() if vh.start}
+    from .scenario import start_control
+    return start_control(facts.game, facts.scenario, facts.record, facts.previous)
 
 
 def roll_entry(r: Replay, step: Step, ev: DieRoll) -> Roll:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Mapping, NamedTuple, Optional
 
 from ..record import TurnChanged
+from ..stacking import side_of
 from . import Finding, Verdict, found, rule
 from .ledger import put
 
@@ -34,6 +35,30 @@ def victory_values(game, scenario) -> dict[str, VictoryHex]:
             if (not listed or h in listed) and vh.value is not None:
                 out[h] = VictoryHex(vh.value, vh.side, terms.control_start)
     return out
+
+
+def start_control(game, scenario, record, previous=None) -> dict:
+    """Who controls each victory hex when the log begins: the scenario's side at its start; for a log
+    that begins later (after the set-up's turn, or chained), the side whose units stand on the hex, else
+    the scenario's side (control before the log began is assumed from occupation: the standing says so)."""
+    hexes = victory_values(game, scenario)
+    if not hexes:
+        return {}
+    out = {h: vh.start for h, vh in hexes.items()}
+    if not begins_later(game, scenario, record, previous):
+        return out
+    for c, w in record.start.units():
+        if w.hex in out:
+            side = side_of(game, c)
+            if side is not None:
+                out[w.hex] = side
+    return out
+
+
+def begins_later(game, scenario, record, previous=None) -> bool:
+    first = scenario.first_turn or (game.turns[0].id if game.turns else None)
+    return previous is not None or (record.start_turn is not None and first is not None
+                                    and record.start_turn != first)
 
 
 def control_after(v, c, h: str) -> Mapping:
@@ -91,7 +116,10 @@ def standing(v) -> Optional[Standing]:
     winner = None
     if decided and scorer is not None and terms.points is not None:
         winner = scorer if points.get(scorer, 0) >= terms.points else (others[0] if len(others) == 1 else None)
-    return Standing(points, control, decided, winner, _standing_text(v, terms, points, decided, winner), terms.rule)
+    text = _standing_text(v, terms, points, decided, winner)
+    if begins_later(v.game, sc, v.record, v.facts.previous):
+        text += " (control of the victory hexes before the log began is taken from who stood on them)"
+    return Standing(points, control, decided, winner, text, terms.rule)
 
 
 def _log_reaches_end(v) -> bool:
@@ -130,8 +158,8 @@ def play_after_last_turn(v) -> Optional[Verdict]:
     ev = v.event
     if v.scenario is None or not past_last_turn(v.game, v.scenario, ev.turn):
         return None
-    if past_last_turn(v.game, v.scenario, v.ledger.turn):
-        return None                            # reported when the marker first went past
+    if past_last_turn(v.game, v.scenario, v.reading):
+        return None                            # reported when the marker first went past (v.reading: the turn left)
     return found(Finding(message=f"the turn marker moves to turn {ev.turn}, after scenario {v.scenario.id}'s last "
                                  f"turn {v.scenario.last_turn}: play after it does not count",
                          rule=v.scenario.rule))

@@ -9,8 +9,9 @@ from . import Finding, Verdict, found, rule
 
 def _where_phase(v) -> str:
     t = v.tracker
-    if t.recorded_at:
-        return f"in the {t.name(t.current())} the turn marker shows since step {t.recorded_at}"
+    if t.recorded_at is not None:
+        since = "the log began" if t.recorded_at == 0 else f"step {t.recorded_at}"
+        return f"in the {t.name(t.current())} the turn marker shows since {since}"
     if t.announced_at:
         return f"in the {t.name(t.current())} announced at step {t.announced_at}"
     return f"after the {t.name(t.current())} had begun (step {t.forced_at})" if t.forced_at else \
@@ -46,7 +47,7 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
     c = v.event.counter
     side, cls = v.side_of(c), v.class_of(c)
     t = v.tracker
-    if t.earlier_phase_for(side, cls) is not None and not t.announced_at:
+    if t.earlier_phase_for(side, cls) is not None and not t.pinned():
         return None            # HF1103 says it: the side's phase has passed this turn
     if not any(t.may_move(i, side, cls) for i in range(len(t.phases))) or _class_barred(v, side, cls):
         return None
@@ -106,7 +107,7 @@ def moved_after_own_turn(v) -> Optional[Verdict]:
     side, cls = v.side_of(c), v.class_of(c)
     t = v.tracker
     passed = t.earlier_phase_for(side, cls)
-    if passed is None or t.announced_at:
+    if passed is None or t.pinned():
         return None
     return found(Finding(
         message=f"{v.side_name(side)} {v.label(c)} moves {v.event.src} -> {v.event.dst} in turn {v.turn} after the "

@@ -1,0 +1,203 @@
+"""The ledger's reinforcements, scenario length and victory standing on Crossing the Meuse (RULES.md 10-12).
+
+A reinforcement dragged from its box is an entry and a move (11.2): the referee reads the drag at the
+entry hex of its area that makes it cheapest, counts that hex's cost, and stops it where it entered an
+enemy ZOC (6.2); it arrives only in its side's movement phase (11.1). A scenario ends with its last turn
+(12.1) and the standing is counted as 10.1 says. Each rule: its violation and a legal near miss, on a real
+VASSAL 3.7.9 log (tests/fixtures/vlogs/meuse_entries.vlog) where the drag's shape matters, and on
+hand-built records otherwise."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.vassal.vlog import read_log
+from validator.loader import load_game
+from validator.position import Position, Where
+from validator.record import GameRecord, Moved, Step, TurnChanged
+from validator.referee.audit import audit
+
+ROOT = Path(__file__).resolve().parents[1]
+VLOGS = ROOT / "tests" / "fixtures" / "vlogs"
+
+
+@pytest.fixture(scope="module")
+def meuse():
+    return load_game(ROOT / "source" / "meuse")[0]
+
+
+def _errors(a) -> list[tuple]:
+    return [(f.step, f.code, f.hexes, f.units) for f in a.findings if f.severity in ("error", "warning")]
+
+
+class Record:
+    """Steps on a scenario's module set-up (pieces '<unit>#1', reinforcements in their boxes)."""
+
+    def __init__(self, game, scenario: str, turn: str = "1", phase: str = "red-movement",
+                 start: Position | None = None):
+        self.game, self.scenario = game, scenario
+        self.start = start or Position.from_scenario(game, game.scenario(scenario))
+        self.pos, self.turn, self.phase, self.steps = self.start, turn, phase, []
+        self.phases = [p.id for p in game.phases]
+
+    def piece(self, unit: str):
+        return next(c for c, _ in self.pos if c.unit == unit)
+
+    def move(self, unit: str, *hexes: str) -> int:
+        for h in hexes:
+            c = self.piece(unit)
+            src = self.pos.where(c.piece)
+            self.pos = self.pos.placed(c, Where(hex=h))
+            self.steps.append(Step(len(self.steps) + 1, (Moved(c, src, Where(hex=h)),)))
+        return len(self.steps)
+
+    def next_phase(self, n: int = 1) -> int:
+        for _ in range(n):
+            i = self.phases.index(self.phase) + 1
+            if i == len(self.phases):
+                i, self.turn = 0, str(int(self.turn) + 1)
+            self.phase = self.phases[i]
+            self.steps.append(Step(len(self.steps) + 1, (TurnChanged(self.turn, self.phase),)))
+        return len(self.steps)
+
+    def audit(self, first_turn: str = "1", first_phase: str = "red-movement"):
+        rec = GameRecord("hand-built", None, None, self.start, first_turn, first_phase, tuple(self.steps))
+        return audit(self.game, rec, self.scenario)
+
+
+# -- a real VASSAL log of reinforcements dragged from their boxes --
+
+def test_reinforcements_dragged_from_their_boxes_on_a_real_log(meuse):
+    rec = read_log(VLOGS / "meuse_entries.vlog", VLOGS / "meuse.vmod", meuse)
+    a = audit(meuse, rec)
+    assert _errors(a) == [
+        (4, "HF1201", ("B16.04", "B12.09"), ("2nd Tank Regiment",)),
+        (15, "HF1204", ("B16.10", "B16.09"), ("10th Rifle Regiment",)),
+        (18, "HF1406", ("B16.16",), ("12th Rifle Regiment",))]
+    by_step = {f.step: f for f in a.findings if f.severity == "error"}
+    assert by_step[4].message == (
+        "2nd Tank Regiment (MA 8) enters at B16.04 -> B12.09 in one phase: the cheapest path costs 17/2 MP "
+        "(the map's terrain, roads and hexsides): 1/2 MP to enter B16.04 and 8 MP from there, over its "
+        "movement allowance of 8")
+    assert (by_step[4].rule, by_step[15].rule, by_step[18].rule) == ("4.1", "6.2", "11.1")
+    assert by_step[15].message == ("10th Rifle Regiment entered the map at B16.10, in an enemy ZOC where it had "
+                                   "to stop, and was dragged on to B16.09")
+    assert by_step[18].message == ("12th Rifle Regiment enters at B16.16 in the Red Combat Phase of turn 2: "
+                                   "reinforcements of Red arrive only in Red Movement Phase")
+    # near misses: beyond the area within the allowance (step 1), exactly 8 MP with the entry (step 2), an
+    # entry hex in a ZOC where the unit stops (step 16), a reinforcement held back a turn (step 21)
+    assert not [f for f in a.findings if f.step in (1, 2, 16, 21)]
+    assert a.coverage["fully"] == 21
+
+
+def test_the_entry_hex_read_is_the_cheapest_of_the_area(meuse):
+    """Tk 1/1 ends its drag at B11.14, beyond red-centre: entering at B16.10 (1 MP) or B16.11 (1/2 MP, a road
+    hex) and moving on costs 5 MP at the cheapest: within 8, no finding (the false accusation of issue 16)."""
+    r = Record(meuse, "2")
+    r.move("red-1ad-1tk", "B11.14")
+    assert _errors(r.audit()) == []
+
+
+def test_a_reinforcement_that_cannot_have_come_from_its_area(meuse):
+    """Blue 30/12 (MA 4), due on turn 2 of scenario 1 at blue-centre (A1.08, A1.09), dragged to A1.03: no
+    path from the area reaches it within 4 MP."""
+    r = Record(meuse, "1")
+    r.next_phase(9)                                       # turn 2, Blue Movement Phase
+    step = r.move("blue-12id-30", "A1.03")
+    (f,) = [f for f in r.audit().findings if f.severity == "error"]
+    assert (f.step, f.code, f.rule, f.hexes) == (step, "HF1402", "11.2", ("A1.03", "A1.08", "A1.09"))
+    assert f.message == ("30th Infantry Regiment enters at A1.03; its order of arrival (turn 2) brings it in at "
+                         "area blue-centre, and no path from a hex of that area reaches A1.03 within its movement "
+                         "allowance of 4 (the cheapest way from it costs 6 MP, entering at A1.08)")
+
+
+def test_a_reinforcement_one_hex_beyond_its_area_is_legal(meuse):
+    r = Record(meuse, "1")
+    r.next_phase(9)
+    r.move("blue-12id-30", "A2.08")                      # entry at A1.08 (1 MP) then one clear hex
+    assert _errors(r.audit()) == []
+
+
+# -- the scenario's length (12.1) --
+
+def _turn6_blue_exploitation(meuse, scenario: str) -> Record:
+    return Record(meuse, scenario, turn="6", phase="blue-exploitation")
+
+
+def test_play_after_the_scenarios_last_turn(meuse):
+    r = _turn6_blue_exploitation(meuse, "1")
+    step = r.next_phase()                                 # turn 7, Red Movement Phase: scenario 1 ends with 6
+    r.move("red-4rd-12", "B8.14")
+    r.next_phase()
+    found = [(f.step, f.code) for f in r.audit("6", "blue-exploitation").findings if f.code == "HF1701"]
+    assert found == [(step, "HF1701")]                    # once, where the marker goes past
+    (f,) = [f for f in r.audit("6", "blue-exploitation").findings if f.code == "HF1701"]
+    assert (f.rule, f.message) == ("12.1", "the turn marker moves to turn 7, after scenario 1's last turn 6: play "
+                                           "after it does not count")
+
+
+def test_turn_seven_of_the_eight_turn_scenario_is_legal(meuse):
+    r = _turn6_blue_exploitation(meuse, "2")
+    r.next_phase()
+    assert [f for f in r.audit("6", "blue-exploitation").findings if f.code == "HF1701"] == []
+
+
+# -- the victory standing (10.1, 12.1) --
+
+def test_a_victory_hex_taken_by_entering_it_stays_taken(meuse):
+    """Red Tk 1/1 enters Val-Saint-Omble (B1.10, 1 VP) only after Blue's Rec/2 leaves it, then goes on:
+    the hex stays Red's (10.1: control changes when a unit of the other side enters it)."""
+    r = Record(meuse, "1")
+    r.next_phase(3)                                       # Blue Movement Phase
+    r.move("blue-2lm-rec", "A15.09")
+    r.next_phase(3)                                       # turn 2, Red Movement Phase
+    r.move("red-1ad-1tk", "B2.10", "B1.10")
+    r.next_phase(2)                                       # Red Exploitation Phase
+    r.move("red-1ad-1tk", "A16.09")
+    a = r.audit()
+    assert a.result["hexes"]["B1.10"] == "red" and a.result["points"] == {"red": 1, "blue": 0}
+    assert a.result["decided"] is False and a.result["winner"] is None
+    (f,) = [f for f in a.findings if f.code == "HF1702"]
+    assert (f.step, f.hexes, f.rule) == (None, ("B1.10",), "12.1")
+    assert f.message == ("victory standing: not decided by the log (it ends in turn 2; the scenario ends with turn "
+                         "6): Red 1 VP; Red needs 7 at the end")
+
+
+def _red_on(meuse, hexes: dict) -> Position:
+    """Scenario 1's set-up with Red units moved onto victory hexes (a log that begins on turn 6)."""
+    pos = Position.from_scenario(meuse, meuse.scenario("1"))
+    for unit, h in hexes.items():
+        c = next(c for c, _ in pos if c.unit == unit)
+        pos = pos.placed(c, Where(hex=h))
+    return pos
+
+
+def test_the_scenario_decided_when_the_log_passes_its_last_turn(meuse):
+    start = _red_on(meuse, {"red-1ad-1tk": "A14.10", "red-1ad-2tk": "A15.11", "red-1ad-3mr": "A9.09",
+                            "red-1ad-rec": "A5.03"})        # 2 + 2 + 2 + 1 = 7 VP: Red's target
+    r = Record(meuse, "1", turn="6", phase="blue-exploitation", start=start)
+    r.next_phase()
+    a = r.audit("6", "blue-exploitation")
+    assert a.result["decided"] is True and a.result["winner"] == "red" and a.result["points"]["red"] == 7
+    assert a.result["text"] == ("Red wins: Red 7 VP (Red needs 7) (control of the victory hexes before the log "
+                                "began is taken from who stood on them)")
+
+
+def test_one_point_short_blue_wins(meuse):
+    start = _red_on(meuse, {"red-1ad-1tk": "A14.10", "red-1ad-2tk": "A15.11", "red-1ad-3mr": "A9.09"})
+    r = Record(meuse, "1", turn="6", phase="blue-exploitation", start=start)
+    r.next_phase()
+    a = r.audit("6", "blue-exploitation")
+    assert (a.result["winner"], a.result["points"]["red"]) == ("blue", 6)
+    assert a.result["text"].startswith("Blue wins: Red 6 VP (Red needs 7)")
+
+
+def test_a_game_without_victory_terms_as_data_gives_no_standing():
+    aachen = load_game(ROOT / "source" / "aachen")[0]
+    shared = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/shared/vassal-logs"))
+                   if p.exists()), None)
+    if shared is None:
+        pytest.skip("shared/vassal-logs not available")
+    a = audit(aachen, read_log(shared / "aachen_legal.vlog", shared / "aachen.vmod", aachen))
+    assert a.result is None and not [f for f in a.findings if f.code == "HF1702"]
