@@ -201,3 +201,40 @@ def test_a_game_without_victory_terms_as_data_gives_no_standing():
         pytest.skip("shared/vassal-logs not available")
     a = audit(aachen, read_log(shared / "aachen_legal.vlog", shared / "aachen.vmod", aachen))
     assert a.result is None and not [f for f in a.findings if f.code == "HF1702"]
+
+
+# -- the reason that is true (issue 16: a river crossing told it passed an enemy hex) --
+
+def test_a_mechanized_unit_dragged_across_an_unbridged_river_is_told_the_hexside(meuse):
+    """Red Tk 2/1 (mechanized, MA 8) B2.09 -> A16.09 straight across the Meuse: the river hexside B1.09|A16.09
+    is prohibited to it (7.3); the way over the Montvaux bridge passes B1.10, held by Blue Rec/2 (4.4)."""
+    r = Record(meuse, "1")
+    r.move("red-1ad-2tk", "B2.09", "A16.09")
+    (f,) = [f for f in r.audit().findings if f.severity == "error"]
+    assert (f.step, f.code, f.hexes) == (2, "HF1203", ("B11.11", "A16.09"))
+    assert f.message == (
+        "2nd Tank Regiment (MA 8) moves B11.11 -> B2.09 -> A16.09: every path within its allowance passes "
+        "through an enemy-held hex (the cheapest way runs through B1.10, held by 2nd Light Mechanised "
+        "Reconnaissance Squadron); avoiding enemy-held hexes the cheapest way costs 49/2 MP; the straight way "
+        "crosses the river (the meuse) hexside B1.09|A16.09, prohibited to mechanized units (7.3)")
+
+
+def test_over_the_allowance_names_the_river_the_straight_way_would_cross(meuse):
+    r = Record(meuse, "1")
+    r.move("red-1ad-2tk", "B2.09")
+    r.next_phase(2)                                       # Red Exploitation Phase: a second allowance
+    step = r.move("red-1ad-2tk", "B2.08", "A16.07")
+    (f,) = [f for f in r.audit().findings if f.severity == "error"]
+    assert (f.step, f.code) == (step, "HF1201")
+    assert f.message.endswith("over its movement allowance of 8; the straight way crosses the river (the meuse) "
+                              "hexside B1.08|A16.07, prohibited to mechanized units (7.3)")
+
+
+def test_a_leg_unit_may_cross_the_river_where_a_mechanized_one_may_not(meuse):
+    """Near miss: leg units pay +2 MP for a river hexside (7.3). Red 12/4 (leg, MA 4) B8.13 -> ... is far; a
+    Blue leg unit next to the river crossing it: 7/3 A15.10 -> A16.10 is not a river crossing, so use
+    8/3 A15.03 -> A16.03 (river hexside A15.03|A16.03: clear 1 + 2 = 3 MP of 4)."""
+    r = Record(meuse, "1")
+    r.next_phase(3)                                       # Blue Movement Phase
+    r.move("blue-3id-8", "A16.03")
+    assert _errors(r.audit()) == []

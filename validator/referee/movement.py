@@ -269,7 +269,7 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
             hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)), partly=notes)
     return found(Finding(
         message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, lc)} in one phase: {_cost_text(v, mv)}"
-                f"{_entry_text(v, mv)}, over its movement allowance of {ma}",
+                f"{_entry_text(v, mv)}, over its movement allowance of {ma}{_barred_way(v, mv) if lc.total else ''}",
         hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)), partly=notes)
 
 
@@ -293,7 +293,8 @@ def _cost_text(v, mv: MoveReading) -> str:
 
 
 def _barred_way(v, mv: MoveReading) -> str:
-    """Why no path joins two hexes: the hexside or hex prohibited to the class that the direct way meets."""
+    """Why the way is long or there is none: the hexside or hex prohibited to the class that the straight
+    line of a drag meets (a river without a bridge, for a mechanized unit), where it meets one."""
     tc = terrain_costs(v.game, mv.costs)
     points = mv.leg.points()
     for a, b in zip(points, points[1:]):
@@ -301,7 +302,9 @@ def _barred_way(v, mv: MoveReading) -> str:
         for x, y in zip(line, line[1:]):
             step = tc.enter(x, y)
             if step.mp is None and step.why is not None:
-                return f" ({x}|{y}: {step.why.name.lower()}, prohibited to {mv.costs.movement_class} units)"
+                what = "hexside" if step.why.kind == "hexside" else "hex"
+                return (f"; the straight way crosses the {step.why.name.lower()} {what} {x}|{y}, prohibited to "
+                        f"{mv.costs.movement_class} units" + (f" ({step.why.rule})" if step.why.rule else ""))
     return ""
 
 
@@ -450,7 +453,8 @@ def _free_route_text(v, mv: MoveReading) -> str:
     cost = f"; avoiding enemy-held hexes the cheapest way costs {mp(around.total)} MP" if around.total is not None \
         else "; avoiding enemy-held hexes no way joins them"
     return (f" (the cheapest way runs through {hit}, held by "
-            f"{', '.join(v.label(e) for e in v.enemies(mv.side).get(hit, ()))})" if hit else "") + cost
+            f"{', '.join(v.label(e) for e in v.enemies(mv.side).get(hit, ()))})" if hit else "") + cost + \
+        _barred_way(v, mv)
 
 
 @rule("HF1204", "path-through-enemy-zoc", "error",
