@@ -63,7 +63,7 @@ def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
     assert on[DieRoll] == combat                          # the battle a roll settled, and nothing else
     assert {"HF1101", "HF1201", "HF1202", "HF1206", "HF1104", "HF1106", "HF1401"} <= on[Moved]
     assert "HF1904" not in on[Moved] and "HF1104" not in on[Placed]
-    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406"}
+    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
     entry_moves = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1206"}      # the entry's first move (11.2)
     assert on[Placed] == arrivals | entry_moves             # a unit entering the map
     assert on[Removed] == on[StateChanged] == {"HF1106"}  # touching the other side's pieces
@@ -97,10 +97,10 @@ def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
     from validator.referee import rules_on_event
     on = {r: {x.code for x in rules_on_event(Moved, r)} for r in ("move", "after-combat", "unread", "entry", "other")}
     movement = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1205", "HF1206"}
-    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406"}
-    assert on["move"] == movement | {"HF1104", "HF1105", "HF1106"}    # no arrival, no sequence rule
+    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
+    assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1408"}    # no sequence rule
     assert on["after-combat"] == {"HF1201", "HF1206", "HF1106"}        # HF1201 notes what it cannot judge
-    assert on["unread"] == {"HF1101", "HF1102", "HF1103", "HF1206", "HF1106"}
+    assert on["unread"] == {"HF1101", "HF1102", "HF1103", "HF1206", "HF1106", "HF1408"}
     entry_moves = movement - {"HF1205"}                                # a reinforcement's entry and first move
     assert on["entry"] == arrivals | entry_moves | {"HF1106"}
     assert on["other"] == {"HF1106"}                                   # a marker, a move off the map

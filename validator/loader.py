@@ -18,11 +18,11 @@ from .diagnostics import Diagnostic
 from .errata import apply_errata as apply_patches
 from .hexgrid import Board, Grid
 from .model import (
-    DRM, TEC, Area, CombatRule, MixingRule, StackingRule, ZocRule, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
+    DRM, TEC, Area, ArrivalTerms, CombatRule, MixingRule, StackingRule, ZocRule, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     NotIfMovedIn, OneAtATime, Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
     SideEffect, TableClamp, TableStrengths, DrmCondition, AfterCombat,
-    SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, VictoryTerms,
+    SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, VictoryTerms, ZocClass,
 )
 from .tec import read_costs
 from .yamlsrc import MAX_FILE_BYTES, LocMap, SourceError, load_text
@@ -319,6 +319,23 @@ def _placements(items) -> tuple[Placement, ...]:
     return tuple(out)
 
 
+def _arrival_terms(m) -> Optional[ArrivalTerms]:
+    if not m:
+        return None
+    turn, roll = m.get("turn") or {}, m.get("roll") or {}
+    alt, after = m.get("alternative_entry") or {}, m.get("after_arrival") or {}
+    return ArrivalTerms(
+        m["kind"], m.get("rule"), bool(m.get("optional")), _str(turn.get("exactly")), _str(turn.get("from")),
+        m.get("earlier") or ("never" if turn.get("exactly") else None), m.get("phase"), m.get("delay"),
+        roll.get("dice"), tuple(roll.get("success") or ()), roll.get("on_failure"), alt.get("within"),
+        _str(after.get("no_move_turn")), bool(m.get("mandatory_when_met")), m.get("judged", True), m.get("why"),
+        _loc(m))
+
+
+def _str(x) -> Optional[str]:
+    return None if x is None else str(x)
+
+
 def _removal(r) -> Removal:
     return Removal(_placements(r.get("units")), r.get("formation"), _placements(r.get("except")), _loc(r))
 
@@ -328,7 +345,7 @@ def _ooa(o, source: str) -> OrderOfArrival:
     for b in o.get("turns") or ():
         arrivals = tuple(
             Arrival(_location(a["entry"]), a.get("formation"), _placements(a.get("units")), a.get("condition"), _loc(a),
-                    a.get("gap"))
+                    a.get("gap"), _arrival_terms(a.get("terms")))
             for a in b.get("arrivals") or ())
         blocks.append(TurnBlock(str(b["turn"]), b.get("printed"), arrivals,
                                 tuple(_removal(r) for r in b.get("removals") or ()), _loc(b)))
@@ -409,6 +426,20 @@ def _limit(m) -> Optional[str]:
     return None if not m else str(m.get("rule") or "")
 
 
+def _zoc_rule(zoc) -> ZocRule:
+    ex = zoc.get("exerted_by")
+    assumed = None
+    if isinstance(ex, dict):
+        assumed = (ex.get("note") or "assumed") if ex.get("provenance") == "assumed" else None
+        ex = ex.get("default")
+    unprinted = zoc.get("blocked_by_unprinted") or {}
+    return ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
+                   zoc.get("max_bonds_per_post"), _loc(zoc), ex, _t(zoc.get("blocked_by")), assumed,
+                   tuple(ZocClass(cls, m["enter"], m.get("cost"), m.get("rule"))
+                         for cls, m in (zoc.get("by_class") or {}).items()),
+                   (unprinted.get("note") or "assumed absent") if unprinted.get("assume") == "absent" else None)
+
+
 def _rules(r) -> Rules:
     st = r.get("stacking") or {}
     zoc = r.get("zoc") or {}
@@ -416,8 +447,7 @@ def _rules(r) -> Rules:
     return Rules(
         stacking=StackingRule(st.get("limit"), st.get("counts", "units"), st.get("rule"), _loc(st), st.get("penalty")),
         mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
-        zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
-                    zoc.get("max_bonds_per_post"), _loc(zoc), zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),
+        zoc=_zoc_rule(zoc),
         combat=CombatRule(cb.get("method"), cb.get("table"), cb.get("rule"), _loc(cb), _limit(cb.get("attack_once")),
                           _limit(cb.get("defend_once")), _limit(cb.get("combat_phases_only"))),
         movement_classes=_t(r.get("movement_classes")), other=dict(r.get("other") or {}), loc=_loc(r),

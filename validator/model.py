@@ -151,8 +151,21 @@ class ZocRule:
     post_spacing: Optional[int] = None        # hexes between two posts a bond joins
     max_bonds_per_post: Optional[int] = None
     loc: Loc = NOWHERE
-    exerted_by: Optional[str] = None          # "unknown" when the tree does not say which units exert one
+    exerted_by: Optional[str] = None          # "all" | "unknown": which units exert one (None: not said)
     blocked_by: tuple[str, ...] = ()          # hexside features a ZOC does not extend across
+    exerted_assumed: Optional[str] = None     # why `exerted_by` is assumed (provenance: assumed), else None
+    by_class: tuple["ZocClass", ...] = ()     # movement classes a ZOC treats otherwise than by stopping them
+    blockers_assumed_absent: Optional[str] = None  # why an unprinted `blocked_by` hexside is assumed absent
+
+
+@frozen
+class ZocClass:
+    """How an enemy ZOC treats units of one movement class (game.yaml rules.zoc.by_class): `stop` on
+    entering it (the standard model), or `cost`: entering a ZOC hex costs `cost` more and the unit goes on."""
+    movement_class: str
+    enter: str                                # stop | cost
+    cost: Optional[str] = None                # half-printed-ma: half the unit's printed movement factor, down
+    rule: Optional[str] = None
 
 
 @frozen
@@ -606,14 +619,40 @@ class SetupGroup:
 
 
 @frozen
+class ArrivalTerms:
+    """An arrival's condition as data (an arrival's `terms`; its printed wording stays `condition`): when it
+    may arrive, in which phase, whether it may be held back, what a roll decides, where else it may enter,
+    what it may not do on arriving. `judged` False where a part rests on data the tree does not print
+    (`why` names it)."""
+    kind: str                                 # roll | airdrop | trigger | choice | delay | prohibition | placement
+    rule: Optional[str] = None
+    optional: bool = False                    # the owner may decline the arrival altogether
+    turn_exactly: Optional[str] = None        # only on this turn (no earlier, no later)
+    turn_from: Optional[str] = None           # not before this turn
+    earlier: Optional[str] = None             # possible | never: may a condition bring it before its turn
+    phase: Optional[str] = None               # the phase id it arrives in
+    delay: Optional[str] = None               # forbidden | allowed
+    roll_dice: Optional[str] = None           # the roll that decides it ("1d6") ...
+    roll_success: tuple[int, ...] = ()        # ... and the faces on which it succeeds
+    on_failure: Optional[str] = None          # eliminated | does-not-arrive
+    alternative_within: Optional[int] = None  # where its entry hex is enemy-held: any hex this near it
+    no_move_turn: Optional[str] = None        # it may not move on this turn
+    mandatory_when_met: bool = False
+    judged: bool = True
+    why: Optional[str] = None
+    loc: Loc = NOWHERE
+
+
+@frozen
 class Arrival:
     """Units arriving as reinforcements in one turn, where they enter."""
     entry: Location
     formation: Optional[str]
     units: tuple[Placement, ...]
-    condition: Optional[str]
+    condition: Optional[str]                  # the condition's printed wording
     loc: Loc = NOWHERE
     gap: Optional[str] = None
+    terms: Optional[ArrivalTerms] = None      # the condition as data
 
 
 @frozen

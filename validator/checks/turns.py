@@ -111,3 +111,86 @@ def phase_not_if_moved_in_unknown(ctx):
             if j is None or j >= i or ctx.game.phases[j].moves is None:
                 yield Finding(ph.not_if_moved_in.loc, f"phase {ph.id}: not_if_moved_in names {pid!r}, which is not "
                                                       f"an earlier phase in which units move")
+
+
+def _arrivals(g):
+    for o in _all_ooas(g):
+        for b in o.turns:
+            for a in b.arrivals:
+                yield o, b, a
+
+
+@check("HF511", "arrival-condition-as-text", "warning",
+       "give the condition as data (`terms`: turn, phase, delay, roll, ...) so the referee can judge it")
+def arrival_condition_as_text(ctx):
+    """An arrival's condition is printed text only: the referee cannot use it.
+
+    ## What it checks
+    Every arrival line with a `condition` and no `terms`.
+    ## Why
+    The referee judges arrivals from data (the turn, the phase, whether it may be held back, what a roll
+    decides); free text it can only quote, as a note, when a unit arrives early.
+    ## Reads
+    `reinforcements[].turns[].arrivals[].condition`, `.terms`.
+    ## Violation
+    `condition: "Roll one die, it arrives on a 5 or more."` with no `terms`.
+    ## Near miss
+    The same line with `terms: {kind: roll, roll: {dice: 1d6, success: [5, 6], on_failure: does-not-arrive}}`.
+    """
+    for o, b, a in _arrivals(ctx.game):
+        if a.condition and a.terms is None:
+            yield Finding(a.loc, f"{o.side} arrival on turn {b.turn}: its condition is text only "
+                                 f"({a.condition[:60]}{'…' if len(a.condition) > 60 else ''})")
+
+
+@check("HF512", "arrival-terms-not-judged", "info",
+       "the referee leaves this part of the arrival's condition unjudged: the tree lacks what it rests on")
+def arrival_terms_not_judged(ctx):
+    """An arrival's condition, as data, rests on something the tree does not print.
+
+    ## What it checks
+    Every arrival whose `terms` say `judged: false`, with the reason (`why`).
+    ## Why
+    Nothing is invented silently: what the referee cannot judge is declared and reported on every run.
+    ## Reads
+    `reinforcements[].turns[].arrivals[].terms.judged`, `.why`.
+    ## Violation
+    (a note) Aachen 15.3: the 2nd Armored Division's trigger rests on fortified hexes the map does not print.
+    ## Near miss
+    Bulge 40.1: the paradrop's turn, phase and delay are all data the referee judges.
+    """
+    for o, b, a in _arrivals(ctx.game):
+        if a.terms is not None and not a.terms.judged:
+            rule = f" ({a.terms.rule})" if a.terms.rule else ""
+            yield Finding(a.terms.loc, f"{o.side} arrival on turn {b.turn}{rule}: not judged: "
+                                       f"{a.terms.why or 'the tree says so'}")
+
+
+@check("HF513", "arrival-terms-unknown-turn-or-phase", "error",
+       "an arrival's `terms` name turns from the turn track and phases from the sequence of play")
+def arrival_terms_unknown_turn_or_phase(ctx):
+    """An arrival's terms name a turn or phase the game does not have.
+
+    ## What it checks
+    `terms.turn.exactly`, `terms.turn.from`, `terms.after_arrival.no_move_turn` against the turn track;
+    `terms.phase` against the sequence of play.
+    ## Why
+    The referee compares the log's turn and phase with these ids; one that matches nothing judges nothing.
+    ## Reads
+    `game.yaml` `turns`, `sequence_of_play`; the arrival's `terms`.
+    ## Violation
+    `turn: {exactly: "17AM"}` on a track that prints "17 AM".
+    ## Near miss
+    `turn: {exactly: "17 AM"}`.
+    """
+    g = ctx.game
+    phases = {p.id for p in g.phases}
+    for o, b, a in _arrivals(g):
+        t = a.terms
+        if t is None:
+            continue
+        for what, x in (("turn", t.turn_exactly), ("turn", t.turn_from), ("no-move turn", t.no_move_turn)):
+            if x is not None and g.turn(x) is None:
+                yield Finding(t.loc, f"{o.side} arrival on turn {b.turn}: {what} {x!r} is not on the turn track")
+        if t.phase is not None and t.phase not in phases:
+            yield Finding(t.loc, f"{o.side} arrival on turn {b.turn}: phase {t.phase!r} is not in the sequence of play")

@@ -31,6 +31,7 @@ class ArrivalLine(NamedTuple):
     side: str
     gap: Optional[str]
     entry_rule: Optional[str]                 # the entry area's rule, else the order's
+    terms: object = None                      # model.ArrivalTerms: the condition as data, if the tree gives it
 
 
 def arrival_lines(game, scenario) -> tuple[ArrivalLine, ...]:
@@ -44,7 +45,7 @@ def arrival_lines(game, scenario) -> tuple[ArrivalLine, ...]:
                 for p in a.units:
                     out.append(ArrivalLine((oi, b.turn, ai, p.unit), p.unit, t.index if t else None, b.turn, hexes,
                                            p.count, a.condition, ooa.rule, str(a.entry), ooa.side, a.gap,
-                                           (area.rule if area else None) or ooa.rule))
+                                           (area.rule if area else None) or ooa.rule, a.terms))
     return tuple(out)
 
 
@@ -146,12 +147,21 @@ def arrival_too_early(v) -> Optional[Verdict]:
     if not all(e.turn_index is not None and e.turn_index > now for e in lines):
         return None
     first = min(lines, key=lambda e: e.turn_index)
-    cond = next((e.condition for e in lines if e.condition), None)
+    cond = next((e for e in lines if e.condition and not _never_earlier(e)), None)
+    exact = next((e for e in lines if _never_earlier(e)), None)
+    why = (f" (its condition, {exact.terms.rule}, brings it on that turn and no earlier)" if exact and not cond else
+           f" (legal only if its condition allows it earlier: {cond.condition})" if cond else "")
     return found(Finding(
-        message=f"{v.label(c)} enters at {h} on turn {v.turn}; its order of arrival brings it on turn {first.turn}"
-                + (f" (legal only if its condition allows it earlier: {cond})" if cond else ""),
-        hexes=(h,), units=(v.label(c),), rule=first.rule, side=v.side_of(c), severity="info" if cond else None,
+        message=f"{v.label(c)} enters at {h} on turn {v.turn}; its order of arrival brings it on turn {first.turn}{why}",
+        hexes=(h,), units=(v.label(c),), rule=(exact.terms.rule if exact and not cond else None) or first.rule,
+        side=v.side_of(c), severity="info" if cond else None,
         help="not verified: the arrival's condition may bring it in earlier" if cond else None))
+
+
+def _never_earlier(e: ArrivalLine) -> bool:
+    """The line's condition, as data, brings the unit on its turn and never before it."""
+    t = e.terms
+    return t is not None and (t.earlier == "never" or t.turn_exactly is not None)
 
 
 @rule("HF1402", "arrival-wrong-entry", "error",
@@ -185,11 +195,11 @@ def arrival_wrong_entry(v) -> Optional[Verdict]:
     due = due_lines(v, c.unit)
     if not due:
         return None
-    fits = [e for e in due if e.hexes is None or h in e.hexes]
+    fits = [e for e in due if e.hexes is None or h in e.hexes or _alternative(v, e, h)]
     if fits:
         e = _best(fits)
         notes = ((f"{v.label(c)}: the hexes of entry {e.entry} are not printed",) if e.hexes is None else ()) + \
-                ((f"{v.label(c)}: arrival condition not verified ({e.condition})",) if e.condition else ())
+                _condition_notes(v, c, e)
         return partly(*notes) if notes else None
     mv = v.move
     if mv is not None and mv.fault() != WRONG_ENTRY:
@@ -199,6 +209,28 @@ def arrival_wrong_entry(v) -> Optional[Verdict]:
     return found(Finding(
         message=f"{v.label(c)} enters at {h}; its order of arrival (turn {e.turn}) brings it in at {e.entry}{why}",
         hexes=(h,) + tuple(sorted(e.hexes or ()))[:4], units=(v.label(c),), rule=e.entry_rule, side=v.side_of(c)))
+
+
+def _alternative(v, e: ArrivalLine, h: str) -> bool:
+    """The line lets the unit enter elsewhere where its entry hex is enemy-held (Bulge 40.6), and it did."""
+    t = e.terms
+    if t is None or not t.alternative_within or not e.hexes:
+        return False
+    held = [x for x in e.hexes if x in v.enemies(v.side_of(v.event.counter))]
+    return bool(held) and any((d := v.grid.distance(x, h)) is not None and d <= t.alternative_within for x in held)
+
+
+def _condition_notes(v, c, e: ArrivalLine) -> tuple[str, ...]:
+    """What of the line's condition the referee leaves unjudged."""
+    t = e.terms
+    if t is None:
+        return (f"{v.label(c)}: arrival condition not verified ({e.condition})",) if e.condition else ()
+    out = []
+    if not t.judged:
+        out.append(f"{v.label(c)}: arrival condition not verified ({t.why or t.rule})")
+    if t.roll_dice:
+        out.append(f"{v.label(c)}: the arrival's roll ({t.roll_dice}, {t.rule}) is not judged")
+    return tuple(out)
 
 
 def _why_not_from_area(v, mv) -> str:
@@ -339,15 +371,37 @@ def arrival_outside_arrival_phase(v) -> Optional[Verdict]:
     The same unit entering in the Red Movement Phase of turn 2, or of turn 3 (held back, 11.1).
     """
     hit = _unit_entering(v)
-    if hit is None or v.reading is not None or not v.tracker.knows_arrivals() or v.tracker.index is None:
+    if hit is None or v.tracker.index is None:
         return None
     c, h = hit
     if not _lines_of(v, c.unit):
         return None
     where = v.tracker.name(v.tracker.index)
+    own = _own_phase(v, c)
+    if own is not None:
+        return found(Finding(message=f"{v.label(c)} enters at {h} in the {where} of turn {v.turn}: its arrival "
+                                     f"({own.terms.rule}) is made in the {v.tracker.name(_phase_index(v, own))}",
+                             hexes=(h,), units=(v.label(c),), rule=own.terms.rule, side=v.side_of(c)))
+    if v.reading is not None or not v.tracker.knows_arrivals():
+        return None
     return found(Finding(message=f"{v.label(c)} enters at {h} in the {where} of turn {v.turn}: reinforcements of "
                                  f"{v.side_name(v.side_of(c))} arrive only in {_arrival_phases(v, v.side_of(c))}",
                          hexes=(h,), units=(v.label(c),), rule=_arrival_rule(v), side=v.side_of(c)))
+
+
+def _phase_index(v, e: ArrivalLine) -> Optional[int]:
+    return next((i for i, p in enumerate(v.tracker.phases) if p.id == e.terms.phase), None)
+
+
+def _own_phase(v, c) -> Optional[ArrivalLine]:
+    """The due line whose terms name the phase of its arrival, where the entry certainly falls in another:
+    the phase is pinned to another one, or the one named has passed this turn."""
+    t = v.tracker
+    for e in due_lines(v, c.unit):
+        i = _phase_index(v, e) if e.terms is not None and e.terms.phase else None
+        if i is not None and (t.index > i or (t.pinned() and t.index != i)):
+            return e
+    return None
 
 
 def _arrival_phases(v, side) -> str:
@@ -357,3 +411,71 @@ def _arrival_phases(v, side) -> str:
 
 def _arrival_rule(v) -> Optional[str]:
     return next((p.arrivals_rule for p in v.tracker.phases if p.arrivals and p.arrivals_rule), None)
+
+
+@rule("HF1407", "arrival-delayed", "error",
+      "bring the reinforcement in on the turn its condition fixes: it may not be held back",
+      events=_ENTERING, read_as=("entry",))
+def arrival_delayed(v) -> Optional[Verdict]:
+    """A reinforcement that may not be held back enters after its turn.
+
+    ## What it checks
+    An arrival whose condition, as data, forbids a delay (`terms.delay: forbidden`, or `turn.exactly`)
+    entering on a later turn than its line's.
+    ## Why
+    Some arrivals happen on one turn or not at all (Bulge 40.1: the paradrop "cannot be delayed"; 42.1:
+    the commandos "appear mandatorily on 16 PM"); most may be held back (Meuse 11.1, Bulge 16.8).
+    ## Reads
+    an arrival's `terms` (`delay`, `turn`), its turn block.
+    ## Violation
+    Bulge scenario 45: the Von der Heydte battalion dropped on JJ6 on 17 PM.
+    ## Near miss
+    The same drop on 17 AM; a Meuse reinforcement brought on a turn late (11.1 allows it).
+    """
+    hit = _unit_entering(v)
+    if hit is None:
+        return None
+    c, h = hit
+    now, due = v.turn_index(), due_lines(v, c.unit)
+    if now is None or not due or not all(_no_delay(e) for e in due):
+        return None
+    late = [e for e in due if e.turn_index < now]
+    if len(late) < len(due):
+        return None                            # a line is for this turn: on time
+    e = late[0]
+    return found(Finding(message=f"{v.label(c)} enters at {h} on turn {v.turn}: its arrival ({e.terms.rule}) is on turn "
+                                 f"{e.turn} and may not be delayed", hexes=(h,), units=(v.label(c),),
+                         rule=e.terms.rule, side=v.side_of(c)))
+
+
+def _no_delay(e: ArrivalLine) -> bool:
+    t = e.terms
+    return t is not None and (t.delay == "forbidden" or (t.turn_exactly is not None and t.delay != "allowed"))
+
+
+@rule("HF1408", "moved-on-arrival-turn", "error",
+      "a unit its arrival's terms keep in place may not move on that turn", events=(Moved,), read_as=("move", "unread"))
+def moved_on_arrival_turn(v) -> Optional[Verdict]:
+    """A unit moves on the turn its arrival's terms say it may not.
+
+    ## What it checks
+    A map move by a unit whose arrival line, as data, says it may not move on a turn
+    (`terms.after_arrival.no_move_turn`), on that turn, once it has arrived.
+    ## Why
+    Bulge 40.3: "If the drop succeeds the battalion may not move on 17 AM."
+    ## Reads
+    an arrival's `terms`, the turn track.
+    ## Violation
+    Bulge: the Von der Heydte battalion, dropped on JJ6 on 17 AM, moves to JJ7 in the same movement phase.
+    ## Near miss
+    The same battalion moving on 17 PM.
+    """
+    c = v.event.counter
+    lines = [e for e in _lines_of(v, c.unit) if e.terms is not None and e.terms.no_move_turn == v.turn]
+    if not lines or v.scenario is None:
+        return None
+    e = lines[0]
+    return found(Finding(message=f"{v.label(c)} moves {v.event.src} -> {v.event.dst} on turn {v.turn}, the turn of its "
+                                 f"arrival, on which it may not move ({e.terms.rule})",
+                         hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=e.terms.rule,
+                         side=v.side_of(c)))

@@ -154,7 +154,7 @@ def _move_reading(r: Replay, step: Step, ev, read_as: str) -> Optional[MoveReadi
     if leg is None or (leg.start is None and leg.entry is not None and leg.entry.hexes is None):
         return None
     side, cls = r.look.side_of(ev.counter), r.look.class_of(ev.counter)
-    return MoveReading(r.look, r.facts.in_play, r.position, ev.counter, leg, r.facts.zoc_certainty[0],
+    return MoveReading(r.look, r.facts.in_play, r.position, ev.counter, leg, r.facts.zoc_reading[0],
                        splits_in_two(r.tracker, leg, side, cls), _leaves(r, step))
 
 

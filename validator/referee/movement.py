@@ -30,23 +30,44 @@ PROHIBITED, WRONG_ENTRY, ALLOWANCE, ONTO_ENEMY, THROUGH_ENEMY, ZOC, EARLIER = (
     "prohibited", "wrong-entry", "allowance", "onto-enemy", "through-enemy", "zoc", "earlier")
 
 
+CERTAIN, ASSUMED, UNKNOWN = "certain", "assumed", "unknown"
+
+
+def zoc_reading(game) -> tuple[str, str]:
+    """How sure a standard ZOC's effect on a move is from the tree: certain; assumed (the tree assumes a
+    datum the rules do not print, and says so: a finding resting on it is a warning naming it); or
+    unknown (a note). With the reason."""
+    zoc = game.rules.zoc
+    if zoc.model != "standard":
+        return UNKNOWN, f"the ZOC model is {zoc.model or 'not given'}; only standard ZOC stops are judged"
+    if str(zoc.exerted_by) == "unknown":
+        return UNKNOWN, "which units exert a ZOC is not printed"
+    level, why = CERTAIN, ""
+    if zoc.exerted_assumed:
+        level, why = ASSUMED, f"every unit is assumed to exert a ZOC ({zoc.exerted_assumed})"
+    if zoc.blocked_by and game.terrain.default is None:
+        blocked = (f"ZOC does not extend across {', '.join(zoc.blocked_by)} hexsides, and the map's hexsides are "
+                   "not printed")
+        if not zoc.blockers_assumed_absent:
+            return UNKNOWN, blocked
+        level, why = ASSUMED, "; ".join(x for x in (why, f"{blocked}: none is assumed there "
+                                                          f"({zoc.blockers_assumed_absent})") if x)
+    return level, why
+
+
 def zoc_certainty(game) -> tuple[bool, str]:
     """Whether a standard ZOC's stops are certain from the tree, and if not, why."""
-    r = game.rules
-    zoc = r.zoc
-    model = zoc.model if zoc else None
-    if model != "standard":
-        return False, f"the ZOC model is {model or 'not given'}; only standard ZOC stops are judged"
-    if str(zoc.exerted_by) == "unknown":
-        return False, "which units exert a ZOC is not printed"
-    if zoc.blocked_by and game.terrain.default is None:
-        return False, (f"ZOC does not extend across {', '.join(zoc.blocked_by)} hexsides, and the map's "
-                       "hexsides are not printed")
-    return True, ""
+    level, why = zoc_reading(game)
+    return level == CERTAIN, why
+
+
+def zoc_class(game, cls: Optional[str]):
+    """The ZOC's treatment of a movement class where it is not the standard stop (model.ZocClass), else None."""
+    return next((z for z in game.rules.zoc.by_class if z.movement_class == cls and z.enter != "stop"), None)
 
 
 def zoc_model(game) -> Optional[str]:
-    return game.rules.zoc.model if game.rules.zoc else None
+    return game.rules.zoc.model
 
 
 class MoveReading:
@@ -55,12 +76,13 @@ class MoveReading:
     movement factor, TEC costs for the class); `barred`: (hex, TEC row) where a drag ended in terrain
     prohibited to the class, else None; `cost`: the leg's cost with nothing blocked."""
     __slots__ = ("look", "in_play", "position", "c", "side", "ma", "costs", "leg", "judgeable", "barred", "cost",
-                 "_enemy", "_zoc", "_fault", "zoc_certain", "splittable", "_leaves", "_left")
+                 "_enemy", "_zoc", "_fault", "zoc_level", "splittable", "_leaves", "_left", "zoc_cost")
 
-    def __init__(self, look, in_play, position, c, leg: Leg, zoc_certain: bool, splittable, leaves):
+    def __init__(self, look, in_play, position, c, leg: Leg, zoc_level: str, splittable, leaves):
         self.look, self.in_play, self.position, self.c, self.leg = look, in_play, position, c, leg
         self.side, self.ma, self.costs = look.side_of(c), look.allowance(c), look.class_costs(c)
-        self.zoc_certain, self.splittable, self._leaves, self._left = zoc_certain, splittable, leaves, False
+        self.zoc_level, self.splittable, self._leaves, self._left = zoc_level, splittable, leaves, False
+        self.zoc_cost = _zoc_cost(look, c)
         self.judgeable = self.ma is not None and self.costs.cheapest is not None
         self.barred = prohibited_end(look, self.costs, leg)
         self.cost: Optional[LegCost] = leg_cost(look, in_play, leg, self.costs) if self.judgeable else None
@@ -92,8 +114,8 @@ class MoveReading:
             self._left = self._leaves(self.leg.ends[-1], {h.piece for h in held}) if held else None
         return self._left
 
-    def costed(self, blocked: frozenset = frozenset(), stops: frozenset = frozenset()) -> LegCost:
-        return leg_cost(self.look, self.in_play, self.leg, self.costs, blocked, stops)
+    def costed(self, blocked: frozenset = frozenset(), stops: frozenset = frozenset(), extra=None) -> LegCost:
+        return leg_cost(self.look, self.in_play, self.leg, self.costs, blocked, stops, extra)
 
     def free_way_avoids(self, blocked: frozenset, stops: frozenset = frozenset()) -> bool:
         """The cheapest way through the drag ends, found with nothing blocked, is within the allowance,
@@ -108,8 +130,18 @@ class MoveReading:
         """Within the allowance, or legal if its drags fell in two of the side's movement phases."""
         return lc.within(self.ma) or (lc.total is not None and self.splittable(lc.segs, self.ma))
 
+    @property
+    def zoc_certain(self) -> bool:
+        return self.zoc_level == CERTAIN
+
+    def zoc_extra(self):
+        """For a class a ZOC costs instead of stopping: (the ZOC hexes, what entering one costs more)."""
+        return (self.zoc(), self.zoc_cost) if self.zoc_cost is not None else None
+
     def stopped(self) -> list[str]:
         """Hexes in an enemy ZOC where a drag of the leg ended and the leg went on (an entry hex too)."""
+        if self.zoc_cost is not None:
+            return []                          # the ZOC costs this class, it does not stop it
         zoc = self.zoc()
         ends = list(self.leg.ends[:-1])
         if self.leg.start is None and self.cost is not None and self.cost.entry and self.cost.entry != self.leg.ends[-1]:
@@ -154,6 +186,11 @@ class MoveReading:
         if self.stopped():
             return True
         enemy = self.enemy()
+        if self.zoc_cost is not None:
+            way = self.cost.free_way(self.look, self.in_play, self.leg, self.costs)
+            if self.free_way_avoids(enemy) and way is not None and zoc.isdisjoint(way[0]):
+                return False
+            return not self.within(self.costed(blocked=enemy, extra=self.zoc_extra()))
         if self.free_way_avoids(enemy, zoc):
             return False
         return not self.within(self.costed(blocked=enemy, stops=zoc))
@@ -162,6 +199,18 @@ class MoveReading:
         """The fault is certain: the leg is condemned (later drags of it are not judged again)."""
         f = self.fault()
         return f in (PROHIBITED, WRONG_ENTRY, ALLOWANCE, THROUGH_ENEMY, ONTO_ENEMY) or (f == ZOC and self.zoc_certain)
+
+
+def _zoc_cost(look, c) -> Optional[Fraction]:
+    """What entering an enemy ZOC hex costs this unit more, where its class pays instead of stopping."""
+    z = zoc_class(look.game, look.class_of(c))
+    if z is None:
+        return None
+    u = look.unit(c)
+    printed = u.factors.get("movement") if u and u.factors else None
+    if z.cost == "half-printed-ma" and printed is not None:
+        return Fraction(printed // 2)
+    return None
 
 
 def prohibited_end(look, costs, leg: Leg):
@@ -255,7 +304,7 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
     if not mv.judgeable:
         return partly(f"{v.label(c)}: movement " + ("factor not printed" if mv.ma is None else
                                                     "costs not printed in the TEC") + "; path not judged")
-    notes = () if zoc_model(v.game) in (None, "none", "standard") else (v.facts.zoc_certainty[1],)
+    notes = () if zoc_model(v.game) in (None, "none", "standard") else (v.facts.zoc_reading[1],)
     fault = mv.fault()
     lc, leg, ma = mv.cost, mv.leg, mv.ma
     if fault in (EARLIER, PROHIBITED, WRONG_ENTRY):
@@ -484,10 +533,13 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
     if mv is None or mv.fault() != ZOC:
         return None
     c, leg, ma = mv.c, mv.leg, mv.ma
-    certain, why = v.facts.zoc_certainty
+    level, why = v.facts.zoc_reading
+    certain = level == CERTAIN
     rule_n = v.game.rules.zoc.rule
-    doubt = dict(severity=None if certain else "info",
-                 help=None if certain else "not verified: the tree does not say enough to judge this ZOC stop")
+    doubt = dict(severity=None if certain else "warning" if level == ASSUMED else "info",
+                 help=None if certain else f"check the counters and the map: the tree assumes what this ZOC rests "
+                                           f"on" if level == ASSUMED else "not verified: the tree does not say "
+                                                                          "enough to judge this ZOC stop")
     stopped = mv.stopped()
     if stopped:
         how = (f"entered the map at {stopped[0]}" if leg.start is None and stopped[0] == mv.cost.entry

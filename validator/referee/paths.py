@@ -28,24 +28,28 @@ def remember(look, key, value):
     return value
 
 
+Extra = Optional[tuple[frozenset, Fraction]]   # hexes whose entering costs more, and how much more
+
+
 def path_cost(look, in_play, a: str, b: str, costs, blocked: frozenset = frozenset(),
-              stops: frozenset = frozenset(), limit: Optional[Fraction] = None) -> Seg:
-    """The cheapest (cost, every cost known) from a to b; among equal costs a path of known costs."""
+              stops: frozenset = frozenset(), limit: Optional[Fraction] = None, extra: Extra = None) -> Seg:
+    """The cheapest (cost, every cost known) from a to b; among equal costs a path of known costs.
+    `extra`: (hexes, MP): entering one of those hexes costs that much more (a ZOC that costs, not stops)."""
     if a == b:
         return Fraction(0), True
-    key = (costs.movement_class, a, b, blocked, stops, limit)
+    key = (costs.movement_class, a, b, blocked, stops, limit, extra)
     if key in look.paths:
         return look.paths[key]
-    found = _search(look, in_play, a, b, costs, blocked, stops, limit)
-    if not blocked and not stops and limit is None:   # the free search: keep its route too (`free_route`)
+    found = _search(look, in_play, a, b, costs, blocked, stops, limit, extra)
+    if not blocked and not stops and limit is None and extra is None:   # the free search: keep its route
         remember(look, ("route", costs.movement_class, a, b), route_of(found, a, b))
     return remember(look, key, (found[0], found[1]) if found else None)
 
 
 def cheapest_route(look, in_play, a: str, b: str, costs, blocked: frozenset = frozenset(),
-                   stops: frozenset = frozenset()) -> tuple[str, ...]:
+                   stops: frozenset = frozenset(), extra: Extra = None) -> tuple[str, ...]:
     """The hexes of one cheapest path from a to b (a and b included); () if there is none."""
-    return route_of(_search(look, in_play, a, b, costs, blocked, stops, None), a, b)
+    return route_of(_search(look, in_play, a, b, costs, blocked, stops, None, extra), a, b)
 
 
 def free_route(look, in_play, a: str, b: str, costs) -> tuple[str, ...]:
@@ -70,17 +74,19 @@ def route_of(found, a: str, b: str) -> tuple[str, ...]:
     return tuple(reversed(route))
 
 
-def _search(look, in_play, a, b, costs, blocked, stops, limit):
+def _search(look, in_play, a, b, costs, blocked, stops, limit, extra=None):
     if a == b:
         return Fraction(0), True, {}
-    return dijkstra(look.grid, in_play, terrain_costs(look.game, costs), a, b, blocked, stops, limit)
+    return dijkstra(look.grid, in_play, terrain_costs(look.game, costs), a, b, blocked, stops, limit, extra)
 
 
-def dijkstra(grid, in_play: Optional[Callable[[str], bool]], tc: TerrainCosts, a, b, blocked, stops, limit):
+def dijkstra(grid, in_play: Optional[Callable[[str], bool]], tc: TerrainCosts, a, b, blocked, stops, limit,
+             extra: Extra = None):
     """Dijkstra over (MP, unknown costs) in whole units of 1/tc.scale MP (exactly the MP ordering: the
     scale is positive): (cost, all known, predecessors) at b, or None."""
     scale = tc.scale
     cap = None if limit is None else limit * scale
+    dear, more = (extra[0], extra[1] * scale) if extra else (frozenset(), 0)
     best = {a: (0, 0)}
     prev: dict[str, str] = {}
     heap = [(0, 0, a)]
@@ -96,7 +102,7 @@ def dijkstra(grid, in_play: Optional[Callable[[str], bool]], tc: TerrainCosts, a
             mp, known = tc.scaled(h, n)
             if mp is None:
                 continue
-            nd, nu = d + mp, unknown + (0 if known else 1)
+            nd, nu = d + mp + (more if n in dear else 0), unknown + (0 if known else 1)
             if cap is not None and nd > cap:
                 continue
             if n not in best or (nd, nu) < best[n]:
@@ -174,23 +180,26 @@ class LegCost:
 
 
 def leg_cost(look, in_play, leg: Leg, costs, blocked: frozenset = frozenset(),
-             stops: frozenset = frozenset()) -> LegCost:
-    """The leg's `LegCost` never into `blocked`, never on through `stops`; a reinforcement's at its
-    cheapest entry hex (entering one in `stops` ends its move there: 11.2, 6.2)."""
-    key = ("leg", costs.movement_class, leg.start, leg.ends, leg.entry.hexes if leg.entry else None, blocked, stops)
+             stops: frozenset = frozenset(), extra: Extra = None) -> LegCost:
+    """The leg's `LegCost` never into `blocked`, never on through `stops`, entering `extra`'s hexes at
+    their extra cost; a reinforcement's at its cheapest entry hex (entering one in `stops` ends its move
+    there: 11.2, 6.2)."""
+    key = ("leg", costs.movement_class, leg.start, leg.ends, leg.entry.hexes if leg.entry else None, blocked, stops,
+           extra)
     hit = look.paths.get(key)
     if hit is None:
         if leg.start is not None:
             points = leg.points()
-            segs = [path_cost(look, in_play, x, y, costs, blocked, stops) for x, y in zip(points, points[1:])]
+            segs = [path_cost(look, in_play, x, y, costs, blocked, stops, extra=extra)
+                    for x, y in zip(points, points[1:])]
             hit = LegCost(segs)
         else:
-            hit = _entry_leg_cost(look, in_play, leg, costs, blocked, stops)
+            hit = _entry_leg_cost(look, in_play, leg, costs, blocked, stops, extra)
         remember(look, key, hit)
     return hit
 
 
-def _entry_leg_cost(look, in_play, leg: Leg, costs, blocked, stops) -> LegCost:
+def _entry_leg_cost(look, in_play, leg: Leg, costs, blocked, stops, extra: Extra = None) -> LegCost:
     """A reinforcement's leg read at the entry hex that makes it cheapest: entering the hex costs its
     terrain, or its road's or track's cost (`TerrainCosts.entry_cost`), then the drags as any leg."""
     tc = terrain_costs(look.game, costs)
@@ -204,8 +213,9 @@ def _entry_leg_cost(look, in_play, leg: Leg, costs, blocked, stops) -> LegCost:
         if first.mp is None:
             continue
         points = (e,) + leg.ends
-        segs = [(Fraction(first.mp), first.known)] + [path_cost(look, in_play, x, y, costs, blocked, stops)
-                                                      for x, y in zip(points, points[1:])]
+        dear = extra[1] if extra and e in extra[0] else 0
+        segs = [(Fraction(first.mp) + dear, first.known)] + [
+            path_cost(look, in_play, x, y, costs, blocked, stops, extra=extra) for x, y in zip(points, points[1:])]
         cand = LegCost(segs, entry=e)
         if cand.total is not None and (best is None or best.total is None or
                                        (cand.total, not cand.known()) < (best.total, not best.known())):

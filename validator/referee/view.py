@@ -139,10 +139,16 @@ class Lookups:
         if hexes is None:
             out: set[str] = set()
             neighbours = self.grid.neighbours
-            for h in self.enemies(position, side):
-                out.update(neighbours(h))
+            for h, units in self.enemies(position, side).items():
+                if any(self._exerts(c) for c in units):
+                    out.update(neighbours(h))
             hexes = cache[key] = frozenset(out)
         return hexes
+
+    def _exerts(self, c: Counter) -> bool:
+        """The unit exerts a ZOC (a `no-zoc` unit of counters.yaml does not)."""
+        u = self.unit(c)
+        return u is None or "no-zoc" not in u.flags
 
     def carry(self, before: Position, after: Position, piece: str, in_place: bool) -> None:
         """The position changed from `before` to `after` in one piece: derive the stacks of `after` from
@@ -226,9 +232,9 @@ class Facts:
         return arrival_lines(self.game, self.scenario)
 
     @functools.cached_property
-    def zoc_certainty(self) -> tuple[bool, str]:
-        from .movement import zoc_certainty
-        return zoc_certainty(self.game)
+    def zoc_reading(self) -> tuple[str, str]:
+        from .movement import zoc_reading
+        return zoc_reading(self.game)
 
     @functools.cached_property
     def start_over(self) -> dict:
