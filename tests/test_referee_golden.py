@@ -36,7 +36,8 @@ def cases() -> list[tuple[str, Path, Path]]:
                 out.append((game, log, SHARED / f"{game}.vmod"))
     for log in sorted(FIXTURES.glob("*.vlog")):
         game = log.name.split("_")[0]
-        vmod = FIXTURES / "meuse.vmod" if game == "meuse" else (SHARED / f"{game}.vmod" if SHARED else None)
+        vmod = FIXTURES / f"{game}.vmod" if (FIXTURES / f"{game}.vmod").exists() else \
+            (SHARED / f"{game}.vmod" if SHARED else None)
         if vmod is not None and vmod.exists():
             out.append((game, log, vmod))
     return out

@@ -106,7 +106,7 @@ def test_the_paradrop_on_17_am_is_legal(bulge):
     a = r.audit("17 AM", "german-movement")
     assert [f.code for f in a.findings if f.severity in ("error", "warning")] == []
     step = next(s for s in a.coverage["steps"] if s["step"] == 1)
-    assert "Von der Heydte parachute battalion: the arrival's roll (1d6, 40.1) is not judged" in step["reasons"]
+    assert "Von der Heydte parachute battalion: the arrival's roll (1d6, 40.2) is not judged" in step["reasons"]
 
 
 def test_the_paradrop_may_not_be_delayed(bulge):
@@ -123,7 +123,7 @@ def test_the_battalion_may_not_move_on_the_turn_of_its_drop(bulge):
     _enter(r, "de-vdh", "JJ6")
     step = r.move("de-vdh", "JJ7")
     (f,) = [f for f in r.audit("17 AM", "german-movement").findings if f.code == "HF1408"]
-    assert (f.step, f.rule, f.hexes) == (step, "40.1", ("JJ6", "JJ7"))
+    assert (f.step, f.rule, f.hexes) == (step, "40.3", ("JJ6", "JJ7"))
 
 
 def test_it_drops_next_to_baraque_michel_only_where_an_allied_unit_holds_it(bulge):
@@ -170,3 +170,35 @@ def test_every_seed_condition_is_data():
         codes = [f.code for f in run_checks(g)]
         assert "HF511" not in codes and "HF513" not in codes, game
         assert ("HF512" in codes) == (game == "aachen"), game
+
+
+# -- the same on real VASSAL 3.7.9 logs (tests/fixtures/vlogs) --
+
+VLOGS = ROOT / "tests" / "fixtures" / "vlogs"
+SHARED_AACHEN = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "aachen.vmod",
+                                  Path("/work/shared/vassal-logs/aachen.vmod")) if p.exists()), None)
+
+
+def _real(game, name: str, vmod: Path):
+    from compiler.vassal.vlog import read_log
+    from validator.referee.audit import audit
+    return audit(game, read_log(VLOGS / f"{name}.vlog", vmod, game))
+
+
+@pytest.mark.skipif(SHARED_AACHEN is None, reason="shared/vassal-logs/aachen.vmod not available")
+def test_aachen_zoc_on_a_real_log(aachen):
+    a = _real(aachen, "aachen_zoc", SHARED_AACHEN)
+    assert [(f.step, f.code, f.severity, f.hexes, f.rule) for f in a.findings if f.severity != "info"] == [
+        (3, "HF1204", "warning", ("0309", "0310"), "6.1")]     # the mobile tank destroyer (steps 4-5): nothing
+
+
+def test_the_paradrop_on_real_logs(bulge):
+    early = _real(bulge, "bulge_paradrop_early", VLOGS / "bulge.vmod")
+    assert early.scenario == "45"                         # inferred from the holding boxes (no set-up printed)
+    assert [(f.step, f.code, f.rule, f.hexes) for f in early.findings if f.severity == "error"] == [
+        (4, "HF1401", "40.1", ("JJ6",))]
+    drop = _real(bulge, "bulge_paradrop", VLOGS / "bulge.vmod")
+    assert [(f.step, f.code, f.rule, f.hexes) for f in drop.findings if f.severity == "error"] == [
+        (30, "HF1408", "40.3", ("JJ6", "JJ7"))]            # the drop itself (step 28) is legal
+    notes = {s["step"]: s["reasons"] for s in drop.coverage["steps"]}
+    assert "Von der Heydte parachute battalion: the arrival's roll (1d6, 40.2) is not judged" in notes[28]

@@ -19,8 +19,9 @@ SHARED_ARDENNES2 = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "a
                                      Path("/work/shared/vassal-logs/ardennes2.vmod")) if p.exists()), None)
 SHARED_AACHEN = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "aachen.vmod",
                                   Path("/work/shared/vassal-logs/aachen.vmod")) if p.exists()), None)
-LOGS = {"meuse_legal": "meuse", "meuse_violations": "meuse", "meuse_players": "meuse",
-        "ardennes2_violations": "ardennes2", "aachen_phases": "aachen", "aachen_palette": "aachen"}
+LOGS = {"meuse_legal": "meuse", "meuse_violations": "meuse", "meuse_players": "meuse", "meuse_entries": "meuse",
+        "ardennes2_violations": "ardennes2", "aachen_phases": "aachen", "aachen_palette": "aachen",
+        "aachen_zoc": "aachen", "bulge_paradrop_early": "bulge", "bulge_paradrop": "bulge"}
 PLAYERS_PASSWORD = "tulip-7713"          # the password meuse_players was recorded with (its EXPECTED file says so)
 
 
@@ -28,7 +29,7 @@ PLAYERS_PASSWORD = "tulip-7713"          # the password meuse_players was record
 
 @pytest.fixture(scope="module")
 def games():
-    return {g: load_game(ROOT / "source" / g)[0] for g in ("meuse", "ardennes2", "aachen")}
+    return {g: load_game(ROOT / "source" / g)[0] for g in ("meuse", "ardennes2", "aachen", "bulge")}
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def modules(games, tmp_path_factory) -> dict[str, LogModule]:
     else:
         from compiler.vassal.build import build_module
         ard = LogModule(build_module(games["ardennes2"], tmp_path_factory.mktemp("ardennes2")), False)
-    out = {"meuse": LogModule(FIX / "meuse.vmod", True), "ardennes2": ard}
+    out = {"meuse": LogModule(FIX / "meuse.vmod", True), "ardennes2": ard, "bulge": LogModule(FIX / "bulge.vmod", True)}
     if SHARED_AACHEN is not None:           # aachen_phases was played with it; the tree's build sets up otherwise
         out["aachen"] = LogModule(SHARED_AACHEN, True)
     return out
@@ -70,7 +71,7 @@ _TURN = re.compile(r"^turn tracker Turn: (?P<old>.+) -> (?P<new>.+)$")
 _REMOVED = re.compile(r"^removed UnitId=(?P<unit>\S+) name='.*?' id=(?P<id>\d+) from (?P<hex>\S+)$")
 _FLIP = re.compile(r"^menu command Flip on UnitId=(?P<unit>\S+) name='.*?' id=(?P<id>\d+) in (?P<hex>\S+)$")
 _PLACED = re.compile(r"^placed UnitId=(?P<unit>\S+) name='.*?' id=(?P<id>\d+) at (?P<hex>\S+)$")
-_LABEL = re.compile(r"^Turn (?P<turn>\S+)(?: \(.*?\))?(?: - (?P<phase>.+))?$")
+_LABEL = re.compile(r"^Turn (?P<turn>.+?)(?: \([^()]*\))?(?: - (?P<phase>.+))?$")   # turn ids may hold spaces ("16 AM")
 
 
 @dataclass

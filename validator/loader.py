@@ -327,9 +327,9 @@ def _arrival_terms(m) -> Optional[ArrivalTerms]:
     return ArrivalTerms(
         m["kind"], m.get("rule"), bool(m.get("optional")), _str(turn.get("exactly")), _str(turn.get("from")),
         m.get("earlier") or ("never" if turn.get("exactly") else None), m.get("phase"), m.get("delay"),
-        roll.get("dice"), tuple(roll.get("success") or ()), roll.get("on_failure"), alt.get("within"),
-        _str(after.get("no_move_turn")), bool(m.get("mandatory_when_met")), m.get("judged", True), m.get("why"),
-        _loc(m))
+        roll.get("dice"), tuple(roll.get("success") or ()), roll.get("on_failure"), roll.get("rule"),
+        alt.get("within"), _str(after.get("no_move_turn")), after.get("rule"), bool(m.get("mandatory_when_met")),
+        m.get("judged", True), m.get("why"), _loc(m))
 
 
 def _str(x) -> Optional[str]:

@@ -635,8 +635,10 @@ class ArrivalTerms:
     roll_dice: Optional[str] = None           # the roll that decides it ("1d6") ...
     roll_success: tuple[int, ...] = ()        # ... and the faces on which it succeeds
     on_failure: Optional[str] = None          # eliminated | does-not-arrive
+    roll_rule: Optional[str] = None
     alternative_within: Optional[int] = None  # where its entry hex is enemy-held: any hex this near it
     no_move_turn: Optional[str] = None        # it may not move on this turn
+    no_move_rule: Optional[str] = None
     mandatory_when_met: bool = False
     judged: bool = True
     why: Optional[str] = None

@@ -93,7 +93,7 @@ _DEFS = {
                       on_failure={"enum": ["eliminated", "does-not-arrive"]}),
             alternative_entry=_obj(["within"], within={"type": "integer", "minimum": 1, "maximum": MAX_DISTANCE},
                                    when={"enum": ["entry-enemy-held"]}),
-            after_arrival=_obj(no_move_turn={"$ref": "#/$defs/turn"}),
+            after_arrival=_obj(no_move_turn={"$ref": "#/$defs/turn"}),    # `rule`: the rule that says so
             mandatory_when_met={"type": "boolean"}, judged={"type": "boolean"}, why=_sn),
     ),
     "removal": _obj(

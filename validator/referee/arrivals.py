@@ -229,7 +229,7 @@ def _condition_notes(v, c, e: ArrivalLine) -> tuple[str, ...]:
     if not t.judged:
         out.append(f"{v.label(c)}: arrival condition not verified ({t.why or t.rule})")
     if t.roll_dice:
-        out.append(f"{v.label(c)}: the arrival's roll ({t.roll_dice}, {t.rule}) is not judged")
+        out.append(f"{v.label(c)}: the arrival's roll ({t.roll_dice}, {t.roll_rule or t.rule}) is not judged")
     return tuple(out)
 
 
@@ -474,8 +474,8 @@ def moved_on_arrival_turn(v) -> Optional[Verdict]:
     lines = [e for e in _lines_of(v, c.unit) if e.terms is not None and e.terms.no_move_turn == v.turn]
     if not lines or v.scenario is None:
         return None
-    e = lines[0]
+    rule_no = lines[0].terms.no_move_rule or lines[0].terms.rule
     return found(Finding(message=f"{v.label(c)} moves {v.event.src} -> {v.event.dst} on turn {v.turn}, the turn of its "
-                                 f"arrival, on which it may not move ({e.terms.rule})",
-                         hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=e.terms.rule,
+                                 f"arrival, on which it may not move ({rule_no})",
+                         hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=rule_no,
                          side=v.side_of(c)))

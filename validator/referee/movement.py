@@ -195,10 +195,15 @@ class MoveReading:
             return False
         return not self.within(self.costed(blocked=enemy, stops=zoc))
 
-    def condemns(self) -> bool:
-        """The fault is certain: the leg is condemned (later drags of it are not judged again)."""
+    def certain(self) -> bool:
+        """The fault is certain: an error."""
         f = self.fault()
         return f in (PROHIBITED, WRONG_ENTRY, ALLOWANCE, THROUGH_ENEMY, ONTO_ENEMY) or (f == ZOC and self.zoc_certain)
+
+    def condemns(self) -> bool:
+        """The leg is condemned (later drags of it are not judged again): a certain fault, or a ZOC fault
+        resting on an assumption the tree declares (a warning, not repeated at each later drag)."""
+        return self.certain() or (self.fault() == ZOC and self.zoc_level == ASSUMED)
 
 
 def _zoc_cost(look, c) -> Optional[Fraction]:
@@ -549,12 +554,30 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
                     f"dragged on to {leg.ends[-1]}" + ("" if certain else f" (legal only if no enemy unit there "
                                                                            f"exerts a ZOC: {why})"),
             hexes=(stopped[0], leg.ends[-1]), units=(v.label(c),), rule=rule_n, **doubt))
+    if mv.zoc_cost is not None:
+        return found(Finding(
+            message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance "
+                    f"enters an enemy ZOC, and entering one costs it {mp(mv.zoc_cost)} MP more (half its printed "
+                    f"movement factor): {_zoc_cost_text(mv)}" + ("" if certain else f" (legal only if those enemy "
+                                                                                   f"units exert no ZOC: {why})"),
+            hexes=start_hex(leg, mv.cost) + (leg.ends[-1],), units=(v.label(c),), rule=_zoc_class_rule(v, mv) or rule_n,
+            **doubt))
     passed = _zoc_passed(v, mv)
     return found(Finding(
         message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance goes on "
                 "through a hex in an enemy ZOC" + _passed_text(v, mv, passed) +
                 ("" if certain else f" (legal only if those enemy units exert no ZOC: {why})"),
         hexes=start_hex(leg, mv.cost) + passed + (leg.ends[-1],), units=(v.label(c),), rule=rule_n, **doubt))
+
+
+def _zoc_cost_text(mv: MoveReading) -> str:
+    lc = mv.costed(blocked=mv.enemy(), extra=mv.zoc_extra())
+    return f"the cheapest way costs {mp(lc.total)} MP" if lc.total is not None else "no way joins them"
+
+
+def _zoc_class_rule(v, mv: MoveReading) -> Optional[str]:
+    z = zoc_class(v.game, v.class_of(mv.c))
+    return z.rule if z else None
 
 
 def _zoc_passed(v, mv: MoveReading) -> tuple[str, ...]:
@@ -601,7 +624,7 @@ def move_legal_only_by_road(v) -> Optional[Verdict]:
     if map_complete(v.game):
         return None                            # where the map is given, its roads are costed exactly
     mv = v.move
-    if mv is None or mv.cost is None or not mv.costs.road_saves or mv.condemns() or mv.fault() == EARLIER:
+    if mv is None or mv.cost is None or not mv.costs.road_saves or mv.certain() or mv.fault() == EARLIER:
         return None
     c, leg, ma, costs, lc = mv.c, mv.leg, mv.ma, mv.costs, mv.cost
     if lc.total is None or lc.within_plain(ma, costs):

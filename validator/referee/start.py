@@ -15,6 +15,7 @@ from typing import Optional
 from ..model import Game, Location, Scenario
 from ..locations import location_hexes as read_location
 from ..position import Position
+from ..stacking import side_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +55,11 @@ class Match:
     misplaced: list = field(default_factory=list)    # (Counter, hex, Slot): right unit, hex outside its slot
     extra: list = field(default_factory=list)        # (Counter, hex, Optional gap Slot)
     total: int = 0
+    boxed: int = 0                                   # pieces found in the holding boxes the scenario fills
 
     @property
     def score(self) -> float:
-        return len(self.pairs) / self.total if self.total else 0.0
+        return (len(self.pairs) + self.boxed) / self.total if self.total else 0.0
 
 
 def _fits(slot: Slot, h: str) -> bool:
@@ -97,7 +99,7 @@ def match(game: Game, sc: Scenario, start: Position) -> Match:
     gaps = list(by_unit.get(None, ()))
     extra = []
     for c, h, _ in res.extra:
-        side = c.side or (game.unit(c.unit).side if game.unit(c.unit) else None)
+        side = side_of(game, c)
         gap = next((s for s in gaps if s.side == side and _fits(s, h)), None)
         if gap is not None:
             gaps.remove(gap)
@@ -107,6 +109,30 @@ def match(game: Game, sc: Scenario, start: Position) -> Match:
 
 
 def infer_scenario(game: Game, start: Position) -> Optional[Match]:
-    """The scenario whose set-up the start position matches best (None if the game has none)."""
+    """The scenario whose set-up the start position matches best (None if the game has none). Where no
+    scenario prints a set-up the start matches, the scenario whose holding boxes (set-up groups the
+    rulebook does not locate, reinforcements) the start's boxed pieces match best, as its module's
+    predefined set-up fills them (most of them)."""
     matches = [match(game, sc, start) for sc in game.scenarios if sc.setup_printed]
-    return max(matches, key=lambda mt: mt.score, default=None)
+    best = max(matches, key=lambda mt: mt.score, default=None)
+    if best is not None and best.score > 0:
+        return best
+    boxed = [m for m in (_box_match(game, sc, start) for sc in game.scenarios) if m.score > 0.5]
+    return max(boxed, key=lambda mt: mt.score, default=best)
+
+
+def _box_match(game: Game, sc: Scenario, start: Position) -> Match:
+    """How many of the start's pieces in boxes stand in the box, by unit, the scenario's position puts them."""
+    from ..scenario_position import position_of_scenario
+    want: dict = defaultdict(int)
+    for c, w in position_of_scenario(game, sc).position:
+        if w.hex is None:
+            want[(c.unit, w.box)] += 1
+    have = [(c.unit, w.box) for c, w in start if w.hex is None and c.kind == "unit"]
+    hits = 0
+    for key in have:
+        if want.get(key, 0) > 0:
+            want[key] -= 1
+            hits += 1
+    total = max(len(have), hits + sum(want.values()))
+    return Match(sc, total=total, boxed=hits)

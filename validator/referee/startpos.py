@@ -239,6 +239,7 @@ def scenario_inferred(v) -> Optional[Verdict]:
     mt = v.facts.start_match
     if mt is None or not v.facts.scenario_inferred:
         return None
+    where = (f"{len(mt.pairs)} of {mt.total} units on their set-up hexes" if not mt.boxed else
+             f"{mt.boxed} of {mt.total} units in the holding boxes its set-up and reinforcements fill")
     return found(Finding(message=f"scenario inferred from the start position: {mt.scenario.id} ({mt.scenario.name}), "
-                                 f"{len(mt.pairs)} of {mt.total} units on their set-up hexes (score {mt.score:.2f})",
-                         rule=mt.scenario.rule))
+                                 f"{where} (score {mt.score:.2f})", rule=mt.scenario.rule))
