@@ -165,23 +165,47 @@ class CombatRule:
 @frozen
 class Rules:
     """The game's rule parameters (game.yaml rules): stacking, mixing, ZOC, combat, movement classes."""
-    stacking_limit: Optional[int]
-    stacking_counts: str                      # units | steps
-    stacking_rule: Optional[str]
-    mixing: tuple[dict, ...]                  # raw mixing-rule mappings (kind, ...), each with `loc`
-    zoc_model: Optional[str]
-    combat_method: Optional[str]
-    combat_table: Optional[str]
+    stacking: StackingRule
+    mixing_rules: tuple[MixingRule, ...]
+    zoc: ZocRule
+    combat: CombatRule
     movement_classes: tuple[str, ...]
-    other: dict
+    other: dict                               # free mapping of further parameters (rules.other)
     loc: Loc = NOWHERE
-    # the same parameters typed, each with its rule number (the flat fields above are kept for callers)
-    stacking: Optional[StackingRule] = None
-    mixing_rules: tuple[MixingRule, ...] = ()
-    zoc: Optional[ZocRule] = None
-    combat: Optional[CombatRule] = None
     movement_rule: Optional[str] = None       # the rule of movement allowances and paths (what a move finding cites)
     one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
+
+    # the same parameters by their flat names, as the referee reads them: answered from the parts above
+    @property
+    def stacking_limit(self) -> Optional[int]:
+        return self.stacking.limit
+
+    @property
+    def stacking_counts(self) -> str:
+        return self.stacking.counts
+
+    @property
+    def stacking_rule(self) -> Optional[str]:
+        return self.stacking.rule
+
+    @property
+    def zoc_model(self) -> Optional[str]:
+        return self.zoc.model
+
+    @property
+    def combat_method(self) -> Optional[str]:
+        return self.combat.method
+
+    @property
+    def combat_table(self) -> Optional[str]:
+        return self.combat.table
+
+    @property
+    def mixing(self) -> tuple[dict, ...]:
+        """Each mixing rule as the mapping game.yaml writes (kind, nationalities, penalty, ...) with its `loc`."""
+        return tuple({"kind": m.kind, "nationalities": list(m.nationalities), "penalty": m.penalty,
+                      "except_state": m.except_state, "severity": m.severity, "rule": m.rule, "loc": m.loc}
+                     for m in self.mixing_rules)
 
 
 @frozen
