@@ -1,7 +1,8 @@
 """A zip archive (.vmod, .vsav, .vlog) read safely: in memory, by entry name (nothing is ever
 extracted to a path the archive names), with the entry count, each entry's declared size (by kind of
 entry) and the total bounded before anything is decompressed, and every read capped. Kept apart from
-the XML and piece readers so that streaming a log's commands (`logstream`) imports no XML code.
+the XML and piece readers so that streaming a log's commands (`logstream`) imports no XML code: an
+entry is parsed as XML by `reader.read_xml(archive, name)`.
 """
 from __future__ import annotations
 
@@ -108,10 +109,6 @@ class Archive:
         if len(data) > info.file_size:
             raise ReadError(f"entry {name!r} is larger than declared")
         return data
-
-    def read_xml(self, name: str):
-        from .reader import parse_xml          # lxml only where XML is read
-        return parse_xml(self.read(name), name)
 
     def read_text(self, name: str) -> str:
         """An entry as UTF-8 text (a `!VCSK` stream deobfuscated first)."""
