@@ -69,7 +69,7 @@ READ_CODES: tuple[Code, ...] = (
 )
 
 # Modules whose import declares codes through `@check`, `@rule` or `declare`.
-DECLARING_MODULES = ("validator.checks.errata", "validator.checks.hexes", "validator.checks.stacking",
+DECLARING_MODULES = ("validator.checks.art", "validator.checks.errata", "validator.checks.hexes", "validator.checks.stacking",
                      "validator.checks.tables", "validator.checks.turns", "validator.checks.units",
                      "validator.referee.arrivals", "validator.referee.coverage", "validator.referee.movement",
                      "validator.referee.order", "validator.referee.sequence", "validator.referee.stacking",

@@ -16,13 +16,14 @@ from .diagnostics import Diagnostic
 from .errata import apply_errata as apply_patches
 from .model import Assumption, Game, Loc
 from .readers import (
-    BuildError, Parts, read_counters, read_errata, read_game, read_map, read_orders_of_arrival, read_places,
+    BuildError, Parts, art_index, read_art, read_counters, read_errata, read_game, read_map, read_orders_of_arrival, read_places,
     read_scenario, read_tables, read_tec, read_terrain,
 )
 from .yamlsrc import MAX_FILE_BYTES, LocMap, SourceError, load_text
 
 REQUIRED = ("game.yaml", "map.yaml")
-OPTIONAL = ("terrain.yaml", "places.yaml", "tec.yaml", "tables.yaml", "counters.yaml", "orders-of-arrival.yaml")
+OPTIONAL = ("terrain.yaml", "places.yaml", "tec.yaml", "tables.yaml", "counters.yaml", "orders-of-arrival.yaml",
+            "art.yaml")
 MAX_FILES = 2000
 
 
@@ -172,6 +173,7 @@ READERS = {
     "tables.yaml": read_tables,
     "counters.yaml": read_counters,
     "orders-of-arrival.yaml": read_orders_of_arrival,
+    "art.yaml": read_art,
 }
 # optional files read as empty where the tree lacks them (a tree without tec.yaml has no TEC at all)
 READ_WHEN_ABSENT = ("terrain.yaml", "places.yaml", "tables.yaml", "counters.yaml", "orders-of-arrival.yaml")
@@ -206,6 +208,7 @@ def _index(parts: Parts) -> dict:
         "terrain_types": {x.id: x for x in tec.terrain} if tec else {},
         "scenarios": {x.id: x for x in parts["scenarios"]},
         "hex_terrain": {h.hex: h.terrain for h in parts["terrain"].hexes},
+        **art_index(parts),
     }
 
 

@@ -8,6 +8,7 @@ schema cannot rule out (a board extent that is not a range, two boards sharing a
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 from typing import Optional
@@ -21,8 +22,11 @@ from .model import (
     ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
     TableClamp, TableRow, TableStrengths, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, ZocRule,
 )
+from .art import board_arts, faces
+from .images import inspect
+from .model import Art, BoardArt, CounterArt, CounterSheet, ImageFile, ReferenceHex, SheetCell
 from .tec import read_costs
-from .yamlsrc import LocMap
+from .yamlsrc import LocList, LocMap
 
 MAX_BOARD_HEXES = 100_000  # the largest printed maps have a few thousand
 DEFAULT_FACTORS = ("attack", "defense", "movement")
@@ -483,3 +487,79 @@ def read_errata(d, parts: Parts) -> Errata:
     """One errata/*.yaml document: the publisher's (or the editors') corrections and their patches."""
     return Errata(id=d["id"], title=d["title"], source=d.get("source"), date=d.get("date"),
                   items=tuple(_erratum_item(it) for it in d["items"]), loc=_loc(d), kind=d.get("kind", "official"))
+
+
+# -- art.yaml ---------------------------------------------------------------------------------------
+
+class _Images:
+    """Each image the art names, inspected once (`validator.images.inspect`); every mention keeps its own Loc."""
+
+    def __init__(self, root):
+        self.root = root
+        self.seen: dict[str, ImageFile] = {}
+
+    def at(self, m, key: str) -> Optional[ImageFile]:
+        rel = m.get(key)
+        if rel is None:
+            return None
+        loc = m.at(key) if isinstance(m, LocMap) else _loc(m)
+        if rel not in self.seen:
+            self.seen[rel] = inspect(self.root, rel, loc)
+        return dataclasses.replace(self.seen[rel], loc=loc)
+
+
+def _board_art(b, images: _Images) -> BoardArt:
+    sp = b.get("spacing")
+    return BoardArt(board=str(b["board"]), image=images.at(b, "image"),
+                    registration=tuple(ReferenceHex(hex=r["hex"], at=(float(r["at"][0]), float(r["at"][1])), loc=_loc(r))
+                                       for r in b["registration"]),
+                    spacing=(float(sp["columns"]), float(sp["rows"])) if sp else None, loc=_loc(b))
+
+
+def _counter_art(c, images: _Images) -> CounterArt:
+    kind = next(k for k in ("unit", "formation", "type", "marker") if k in c)
+    return CounterArt(kind=kind, id=str(c[kind]), front=images.at(c, "front"), back=images.at(c, "back"), loc=_loc(c))
+
+
+def _cell(v, row: int, column: int, face: str, loc: Loc, markers: set) -> Optional[SheetCell]:
+    """A sheet cell's entry: an id (a unit's, else a marker's), {unit|marker: id, face}, or null (empty)."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return SheetCell(row=row, column=column, kind="marker" if v in markers else "unit", id=v, face=face, loc=loc)
+    kind = "unit" if "unit" in v else "marker"
+    return SheetCell(row=row, column=column, kind=kind, id=str(v[kind]), face=v.get("face", face), loc=loc)
+
+
+def _sheet(s, images: _Images, markers: set) -> CounterSheet:
+    face = s.get("face", "front")
+    cells = []
+    for r, line in enumerate(s["cells"], 1):
+        for c, v in enumerate(line, 1):
+            loc = line.at(c - 1) if isinstance(line, LocList) else _loc(s)
+            cell = _cell(v, r, c, face, loc, markers)
+            if cell is not None:
+                cells.append(cell)
+    pitch = (float(s["pitch"][0]), float(s["pitch"][1]))
+    size = s.get("size")
+    return CounterSheet(image=images.at(s, "image"), origin=(float(s["origin"][0]), float(s["origin"][1])),
+                        pitch=pitch, size=(float(size[0]), float(size[1])) if size else pitch,
+                        columns=int(s["columns"]), rows=int(s["rows"]), cells=tuple(cells), loc=_loc(s))
+
+
+def read_art(a, parts: Parts) -> dict:
+    """art.yaml: each board's image and registration, counter images, counter sheets sliced by a grid.
+    Every image is inspected (`validator.images`); the checks judge what was found (HF20xx)."""
+    images = _Images(parts["root"])
+    markers = {m.id for m in parts["markers"]}
+    return dict(art=Art(
+        boards=tuple(_board_art(b, images) for b in a.get("boards") or ()),
+        counters=tuple(_counter_art(c, images) for c in a.get("counters") or ()),
+        sheets=tuple(_sheet(s, images, markers) for s in a.get("sheets") or ()),
+        loc=_loc(a)))
+
+
+def art_index(parts: Parts) -> dict:
+    """The art look-ups `Game` answers: `board_art(id)` and `face_art(kind, id, face)`."""
+    art = parts.get("art") or Art()
+    return {"board_art": board_arts(art), "faces": faces(art, parts["units"], parts["markers"])}

@@ -26,6 +26,7 @@ from validator.hexgrid import SQRT3, Hex, hexes_in_boxes
 from validator.locations import location_hexes
 
 from ..render.boards import feature_colour, path_segments, terrain_colour
+from .artplot import art_boards, draw_board_art, draw_face
 from ..render.counters import _rgb, unit_colours, unit_identification
 from .aids import (
     MARGIN, esc, formation_name, grid_style, incomplete_banner, location_text, lookup_unit, ooa_table,
@@ -76,7 +77,10 @@ def _fit_line(c, text: str, font: str, size: float, x: float, y: float, width: f
 
 
 def draw_mini_counter(c, game, unit, state: tuple, x: float, y: float, cs: float) -> None:
-    """A small vector counter centred at (x, y): its colours, ID and factors (reduced: the back's)."""
+    """A small counter centred at (x, y): the author's face for it (art.yaml), else drawn as vectors with
+    its colours, ID and factors (reduced: the back's)."""
+    if draw_face(c, game, unit, state, x, y, cs):
+        return
     bg, fg = unit_colours(game, unit)
     c.setFillColor(_rl(bg))
     c.setStrokeColor(colors.black)
@@ -139,6 +143,7 @@ class HexMap(Flowable):
                 x, y = g.centre(*g.surface(p))
                 self.pos[h] = (x, y * flip)
         self.visible = {h for h in self.shown if h in self.pos}   # places and victory hexes: drawn only here
+        self.art = art_boards(game, self.visible)                 # boards shown as the author's own images
         pts = [self.pos[h] for h in list(self.shown) + sorted(marked) if h in self.pos] or [(0.0, 0.0)]
         self.minx = min(p[0] for p in pts) - 1
         self.maxx = max(p[0] for p in pts) + 1
@@ -181,9 +186,12 @@ class HexMap(Flowable):
         p = c.beginPath()
         p.rect(0, 0, self.width, self.height)
         c.clipPath(p, stroke=0, fill=0)
+        if self.art:     # the scans show the terrain, places and hex numbers themselves
+            draw_board_art(c, self, R, self.art)
         self._draw_hexes(c, R)
         self._draw_terrain_lines(c, R)
-        self._draw_board_names(c)
+        if not self.art:
+            self._draw_board_names(c)
         self._draw_marks(c, R)
         self._draw_places(c, R)
         self._draw_victory(c, R)
@@ -191,8 +199,12 @@ class HexMap(Flowable):
         self._draw_corner_ids(c, R)
         c.restoreState()
 
+    def _drawn(self, h: str) -> bool:
+        """A hex drawn from the tree (not shown by its board's art)."""
+        return not self.art or self.game.grid.board_of(h) not in self.art
+
     def _draw_hexes(self, c, R) -> None:
-        shown = [h for h in self.shown if h in self.pos]
+        shown = [h for h in self.shown if h in self.pos and self._drawn(h)]
         outside = [h for h in shown if h not in self.play]
         inside = [h for h in shown if h in self.play]
         c.setLineWidth(0.15)
@@ -219,11 +231,11 @@ class HexMap(Flowable):
             c.setStrokeColor(_rl(feature_colour(path.feature)))
             c.setLineWidth(max(0.6, R * 0.18))
             for a, b in path_segments(self.game.grid, path.hexes):
-                if a in self.pos and b in self.pos:
+                if a in self.pos and b in self.pos and (self._drawn(a) or self._drawn(b)):
                     c.line(*self._xy(a), *self._xy(b))
         for side in self.game.terrain.hexsides:
             a, b = side.between
-            if a not in self.pos or b not in self.pos:
+            if a not in self.pos or b not in self.pos or not (self._drawn(a) or self._drawn(b)):
                 continue
             (xa, ya), (xb, yb) = self._xy(a), self._xy(b)
             mx, my = (xa + xb) / 2, (ya + yb) / 2
@@ -251,6 +263,9 @@ class HexMap(Flowable):
     def _draw_marks(self, c, R) -> None:
         """Set-up groups: a tinted hex and its line number (a group drawn as counters needs no number)."""
         fs = max(3.0, min(7.0, R * 0.9))
+        if self.art:
+            c.saveState()
+            c.setFillAlpha(0.6)      # the board's art shows through the tint
         for label, hexes, rgb, solid in self.marks:
             hs = [h for h in hexes if h in self.pos]
             if not hs or (solid and self.draws_counters and hs[0] in self.units):
@@ -265,6 +280,8 @@ class HexMap(Flowable):
                 c.setStrokeColor(col)
                 c.setLineWidth(max(0.5, R * 0.18))
             c.drawPath(self._path(c, hs, R * 0.92), stroke=1, fill=1)
+        if self.art:
+            c.restoreState()
         for label, hexes, rgb, solid in self.marks:
             hs = [h for h in hexes if h in self.pos]
             if not hs or R < 2.2 or (solid and self.draws_counters and hs[0] in self.units):
@@ -278,7 +295,7 @@ class HexMap(Flowable):
     def _draw_places(self, c, R) -> None:
         fs = max(4.0, min(7.0, R * 0.8))
         for place in self.game.places.places:
-            hs = [h for h in place.hexes if h in self.visible]
+            hs = [h for h in place.hexes if h in self.visible and self._drawn(h)]
             if not hs:
                 continue
             c.setFillColor(colors.Color(0.15, 0.15, 0.15))

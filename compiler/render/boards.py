@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .layout import DX, DY, HALF_W, BoardLayout, board_offsets, layout_for
+from .art import scaled_board
+from .layout import DX, DY, HALF_W, ArtLayout, BoardLayout, board_offsets, layout_for, placed_layout
 
 def _reportlab_font(name: str) -> str:
     """A font file shipped inside the reportlab wheel (a declared dependency): the same pixels on
@@ -277,6 +279,42 @@ def render_board(game, board_id: str) -> Image.Image:
     for layer in LAYERS:
         layer(s)
     return s.img
+
+
+@dataclass(frozen=True)
+class BoardPicture:
+    """A board's picture at a scale, the author's art (art.yaml) or hexforge's drawing, and where each of
+    its hexes is on it: what a report or a preview draws on."""
+    image: Image.Image
+    scale: float
+    layout: BoardLayout                       # the board as the module has it (placed_layout), unscaled
+
+    def centre_of(self, hex_id: str) -> Optional[tuple[float, float]]:
+        """The hex's centre in the picture's pixels; None if it is not a hex of this board."""
+        h = self.layout.grid.parse(hex_id)
+        if h is None or h.board != self.layout.board.id or not self.layout.board.contains(h.column, h.row):
+            return None
+        x, y = self.layout.exact_centre(h.column, h.row)
+        return x * self.scale, y * self.scale
+
+    @property
+    def hex_size(self) -> float:
+        """A hex's size across its flats, in the picture's pixels."""
+        return self.layout.across_flats * self.scale
+
+
+def board_picture(game, board_id: str, scale: float = 1.0) -> BoardPicture:
+    """Board `board_id` at `scale` (1 = the module's own pixels): its art where art.yaml gives one (decoded
+    at the size asked, never held whole for a small picture), else drawn (`render_board`, scaled)."""
+    board = game.grid.board(board_id)
+    lay = placed_layout(game, board)
+    if isinstance(lay, ArtLayout):
+        img = scaled_board(game.root, game.board_art(board_id).image, scale)
+    else:
+        img = render_board(game, board_id)
+        if scale != 1:
+            img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
+    return BoardPicture(img, scale, lay)
 
 
 def _poly_at(lay: BoardLayout, x: float, y: float, inset: float) -> list[tuple[float, float]]:

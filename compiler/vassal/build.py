@@ -20,10 +20,12 @@ from lxml import etree
 
 from compiler import cache as cache_mod
 from compiler.atomic import atomic_path, write_atomic
+from compiler.render import art as art_mod
 from compiler.render import boards as boards_mod
 from compiler.render import counters as counters_mod
 from compiler.render import layout as layout_mod
-from compiler.render.layout import COUNTER_PX, board_offsets, board_slots, layout_for
+from compiler.render.layout import ArtLayout, board_offsets, board_slots, piece_px, placed_layout, placed_layouts
+from validator.images import image_path
 
 from . import boxes, buildfile, charts as charts_mod, pieces, savegame, setup as setup_mod
 from .buildfile import VASSAL_VERSION
@@ -65,15 +67,31 @@ def zip_bytes(entries: list[tuple[str, bytes]]) -> bytes:
     return buf.getvalue()
 
 
-def write_zip(f, entries: list[tuple[str, bytes]]) -> None:
+STORED = (".png", ".jpg")      # compressed already: stored (faster, and VASSAL reads STORED entries)
+COPY_CHUNK = 1 << 20
+
+
+def write_zip(f, entries: list[tuple[str, "bytes | Path"]]) -> None:
+    """The entries in order; an entry given as a Path (an author's image) is copied from its file a chunk at
+    a time, so a scan of any size costs the build no more memory than a chunk."""
     with zipfile.ZipFile(f, "w") as z:
         for name, data in entries:
             zi = zipfile.ZipInfo(name, date_time=ZIP_TIME)
             zi.external_attr = 0o644 << 16
             zi.create_system = 3
-            # PNGs are compressed already: store them (faster, and VASSAL reads STORED entries)
-            zi.compress_type = zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
-            z.writestr(zi, data, compresslevel=6 if zi.compress_type == zipfile.ZIP_DEFLATED else None)
+            zi.compress_type = zipfile.ZIP_STORED if name.endswith(STORED) else zipfile.ZIP_DEFLATED
+            if isinstance(data, Path):
+                _copy_into(z, zi, data)
+            else:
+                z.writestr(zi, data, compresslevel=6 if zi.compress_type == zipfile.ZIP_DEFLATED else None)
+
+
+def _copy_into(z: zipfile.ZipFile, zi: zipfile.ZipInfo, path: Path) -> None:
+    with open(path, "rb") as src:
+        zi.file_size = os.fstat(src.fileno()).st_size    # known before writing: zip64 only where needed
+        with z.open(zi, "w") as dst:
+            for block in iter(lambda: src.read(COPY_CHUNK), b""):
+                dst.write(block)
 
 
 def setup_file_name(scenario) -> str:
@@ -142,25 +160,35 @@ class _Build:
 
 
 def _boards(b: _Build) -> None:
-    """Each board's drawing and the HexGrid that names its hexes as printed."""
+    """Each board's image, the author's own (art.yaml) or drawn, and the HexGrid that names its hexes as printed."""
     game = b.game
     board_code = cache_mod.code_fingerprint([boards_mod, layout_mod])
     binputs = cache_mod.key(boards_mod.board_inputs(game))
     nb = len(game.grid.boards)
     for i, board in enumerate(game.grid.boards):
         b.report("boards", i, nb)
-        lay = layout_for(game, board)
-        fn = "board_" + pieces.safe_name(pieces.vassal_board_name(board)) + ".png"
-        b.image(fn, cache_mod.key("board", board_code, binputs, board.id),
-                lambda board=board: boards_mod.render_board(game, board.id))
+        lay = placed_layout(game, board)
+        base = "board_" + pieces.safe_name(pieces.vassal_board_name(board))
+        if isinstance(lay, ArtLayout):
+            # the author's file as it is: never decoded or encoded again, copied into the archive
+            image = game.board_art(board.id).image
+            fn = base + (".jpg" if image.format == "JPEG" else ".png")
+            b.entries.append(("images/" + fn, image_path(game.root, image)))
+        else:
+            fn = base + ".png"
+            b.image(fn, cache_mod.key("board", board_code, binputs, board.id),
+                    lambda board=board: boards_mod.render_board(game, board.id))
         b.board_images[board.id], b.board_sizes[board.id], b.grids[board.id] = fn, lay.size, lay.vassal_grid()
     b.report("boards", nb, nb)
 
 
 def _counters(b: _Build) -> None:
-    """Every unit's faces and every marker, each keyed by its own piece."""
+    """Every unit's faces and every marker, each keyed by its own piece: the author's art where art.yaml
+    gives it (cut from its sheet and sized), else drawn."""
     game = b.game
+    px = piece_px(game)
     counter_code = cache_mod.code_fingerprint([counters_mod, layout_mod])
+    art_code = cache_mod.code_fingerprint([art_mod])
     # what every counter's artwork may read besides its own unit or marker (render/counters.py reads
     # game.sides, game.formations and game.rules), hashed once; each key adds its own piece, so a
     # change to one unit redraws that unit's faces only
@@ -173,15 +201,28 @@ def _counters(b: _Build) -> None:
         for face, fn in (("front", front), ("back", back)):
             if fn is None:
                 continue
+            art = game.face_art("unit", u.id, face)
+            if art is not None:
+                b.image(fn, _face_key(art_code, art, px), lambda art=art: art_mod.face_image(game.root, art, px))
+                continue
             # the game-wide type scale: another unit's texts can move it (render/counters.py)
-            scale = repr(counters_mod.counter_type_scale(game, face, COUNTER_PX))
-            b.image(fn, cache_mod.key("counter", counter_code, cdata, repr(_art(u)), face, scale, COUNTER_PX),
-                    lambda u=u, face=face: counters_mod.counter_image(game, u, face, COUNTER_PX))
+            scale = repr(counters_mod.counter_type_scale(game, face, px))
+            b.image(fn, cache_mod.key("counter", counter_code, cdata, repr(_art(u)), face, scale, px),
+                    lambda u=u, face=face: counters_mod.counter_image(game, u, face, px))
     for m in game.markers:
-        k = cache_mod.key("marker", counter_code, cdata, repr(_art(m)), counters_mod.marker_type_px(game, COUNTER_PX),
-                          COUNTER_PX)
-        b.image(pieces.marker_image_name(m), k, lambda m=m: counters_mod.marker_image(game, m, COUNTER_PX))
+        art = game.face_art("marker", m.id, "front")
+        if art is not None:
+            b.image(pieces.marker_image_name(m), _face_key(art_code, art, px),
+                    lambda art=art: art_mod.face_image(game.root, art, px))
+            continue
+        k = cache_mod.key("marker", counter_code, cdata, repr(_art(m)), counters_mod.marker_type_px(game, px), px)
+        b.image(pieces.marker_image_name(m), k, lambda m=m: counters_mod.marker_image(game, m, px))
     b.report("counters", total, total)
+
+
+def _face_key(code: str, art, px: int) -> str:
+    """A face cut from the author's art: keyed by the image's bytes (its digest) and the cell, not its path."""
+    return cache_mod.key("counter-art", code, art.image.digest, list(art.box or ()), px)
 
 
 def _charts(b: _Build) -> None:
@@ -218,11 +259,13 @@ def _holding_boxes(b: _Build) -> None:
 
 
 def _hex_centres(game, in_play: list[str]) -> dict:
-    """Each hex of the boards in play -> its centre in main-map pixels (the boards laid out as VASSAL does)."""
-    offs = board_offsets(game.grid, in_play)
+    """Each hex of the boards in play -> where VASSAL puts a piece on it, in main-map pixels (the boards,
+    art or drawn, laid out as VASSAL does)."""
+    layouts = placed_layouts(game)
+    offs = board_offsets(game.grid, in_play, layouts)
     centres = {}
     for bid in in_play:
-        lay = layout_for(game, game.grid.board(bid))
+        lay = layouts[bid]
         ox, oy = offs[bid]
         for hid, c, r in lay.hexes():
             x, y = lay.centre(c, r)
@@ -262,7 +305,7 @@ STEPS = (_boards, _counters, _charts, _holding_boxes, _setups)
 def _archive(b: _Build) -> list[tuple[str, bytes]]:
     """Every entry in archive order: buildFile.xml, moduledata, the images by name, the set-ups."""
     xml = buildfile.build_xml(b.game, b.board_images, b.board_sizes, b.grids, b.reinf, b.chart_list, b.setups,
-                              MODULE_VERSION)
+                              MODULE_VERSION, piece_px(b.game))
     ordered = [("buildFile.xml", xml), ("moduledata", module_metadata(b.game))]
     ordered += sorted(b.entries, key=lambda e: e[0])
     ordered += b.saves

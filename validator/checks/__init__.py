@@ -150,7 +150,7 @@ class Context:
 
 
 def run_checks(game: Game, select: Optional[set[str]] = None) -> list[Diagnostic]:
-    from . import errata, hexes, stacking, tables, turns, units  # noqa: F401  (registration)
+    from . import art, errata, hexes, stacking, tables, turns, units  # noqa: F401  (registration)
 
     ctx = Context(game)
     out: list[Diagnostic] = []
@@ -165,5 +165,5 @@ def run_checks(game: Game, select: Optional[set[str]] = None) -> list[Diagnostic
 
 
 def all_checks() -> dict[str, Check]:
-    from . import errata, hexes, stacking, tables, turns, units  # noqa: F401
+    from . import art, errata, hexes, stacking, tables, turns, units  # noqa: F401
     return dict(sorted(REGISTRY.items()))
