@@ -193,8 +193,9 @@ class ArtLayout(BoardLayout):
     names and snapping fall on the printed hexes.
 
     HexGrid takes its origin in whole pixels (HexGrid.setAttribute reads x0/y0 as Integer) and its
-    spacings as doubles: the spacings are the registration's, the origin the nearest pixel to its raw
-    hex (0, 0) (within half a pixel of the exact centres). `centre` is where VASSAL puts a piece dropped
+    spacings as doubles: the spacings are the registration's, the origin within a pixel of its raw hex
+    (0, 0), chosen so that the points VASSAL snaps to (truncated to whole pixels) lie within a pixel, or two
+    in the shifted columns (VASSAL truncates their half-hex offset too), of the exact centres. `centre` is where VASSAL puts a piece dropped
     on the hex (HexGrid.hexPointCenterFromRawIndex), which is where the set-ups place them;
     `exact_centre` the registration's own, for drawing."""
     reg: Optional[Registration] = None
@@ -230,7 +231,9 @@ class ArtLayout(BoardLayout):
         (a0, _), (m0, m1) = self._major_minor()
         first, even = self._at(a0, m0), self._at(a0 + k, m1 if self.north else m0)
         u0 = first[0] - k * self.reg.s_major
-        return str(round(u0)), str(round(even[1])), _num(self.reg.s_major), _num(self.reg.s_minor)
+        # the first whole pixel past the exact origin: VASSAL truncates the points it snaps to
+        return (str(math.floor(u0) + 1), str(math.floor(even[1]) + 1), _num(self.reg.s_major),
+                _num(self.reg.s_minor))
 
     def _at(self, major: int, minor: int) -> tuple[float, float]:
         """The exact centre of hex (major, minor) as (along major, along minor)."""
