@@ -346,3 +346,20 @@ def test_a_face_given_twice_and_a_formation_fallback_that_is_not(art):
     art.edit("art.yaml", lambda d: d["counters"].pop())
     art.edit("art.yaml", lambda d: d["counters"].append({"formation": "red-1ad", "back": "art/turn-marker.png"}))
     assert found(art) == []                       # a formation's art only fills in: no finding
+
+
+def test_each_art_check_documents_itself_in_the_codes_form():
+    """One line, then What it checks, Why, Reads, Violation, Near miss, in that order (COMMON.md)."""
+    import inspect
+    from validator.checks import all_checks
+    sections = ["## What it checks", "## Why", "## Reads", "## Violation", "## Near miss"]
+    checks = {c: x for c, x in all_checks().items() if c in ART_CODES}
+    assert set(checks) == ART_CODES
+    for code, c in checks.items():
+        doc = inspect.getdoc(c.func)
+        first, _, rest = doc.partition("\n\n")
+        assert first and "\n" not in first and first.endswith("."), code
+        at = [rest.find(s) for s in sections]
+        assert -1 not in at and at == sorted(at), code
+        bodies = [rest[a + len(s):b].strip() for s, a, b in zip(sections, at, at[1:] + [len(rest)])]
+        assert all(bodies), code

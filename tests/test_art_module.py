@@ -99,11 +99,7 @@ def test_every_set_up_piece_stands_on_its_printed_hex(built, game):
     plans = {p.scenario.id: p for p in plans_for(game)}
     for s, entry in zip(game.scenarios, mod.setups):
         sg, _ = reader.read_save(reader.Archive(mod.archive.read(entry["file"])))
-        layouts = {}
-        for c in sg.others:
-            if "BoardPicker\t" in c:
-                name, lay = reader.parse_board_setup(c)
-                layouts[name[: -len("BoardPicker")]] = lay
+        layouts = reader.board_layouts(sg)
         placed = sorted((pc.prop("UnitId"), mod.location_name(pc.basic["map"], layouts[pc.basic["map"]],
                                                              pc.basic["x"], pc.basic["y"]))
                         for pc in sg.pieces if pc.prop("UnitId") and pc.basic["map"] == MAIN_MAP)

@@ -68,8 +68,7 @@ def test_every_set_up_piece_is_where_vassal_put_it_on_its_printed_hex(game, modu
     for s, entry in zip(game.scenarios, mod.setups):
         vassal = setups[entry["file"]]
         sg, _ = reader.read_save(reader.Archive(mod.archive.read(entry["file"])))
-        layouts = {reader.parse_board_setup(c)[0][: -len("BoardPicker")]: reader.parse_board_setup(c)[1]
-                   for c in sg.others if "BoardPicker\t" in c}
+        layouts = reader.board_layouts(sg)
         wanted = defaultdict(list)                   # unit -> where the tree's set-up plan puts it
         for p in plans[s.id].placements:
             wanted[p.unit].append(p.hex or box_name(game, p.box))

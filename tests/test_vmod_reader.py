@@ -229,7 +229,9 @@ def test_damaged_bytes_give_a_read_error_or_a_reading(flips, cut):
 def test_limits_are_set_for_the_kinds_of_entry():
     assert reader._limit_for("buildFile.xml") == reader.MAX_XML_BYTES < reader.MAX_ENTRY_BYTES
     assert reader._limit_for("savedGame") == reader.MAX_TEXT_BYTES
-    assert reader._limit_for("images/board.png") == reader.MAX_ENTRY_BYTES
+    assert reader._limit_for("images/board.png") == reader.MAX_IMAGE_ENTRY_BYTES > reader.MAX_ENTRY_BYTES
+    assert reader._limit_for("images/board_A.jpg") == reader.MAX_IMAGE_ENTRY_BYTES     # an author's scan
+    assert reader._limit_for("other.bin") == reader.MAX_ENTRY_BYTES
 
 
 _DELIMITERS = b"\t\\;/,'\x1b0123456789-<>&\"x"

@@ -20,7 +20,7 @@ from validator.position import Where
 
 from . import gridrule
 from .archive import (  # noqa: F401  (re-exported: the module and save readers' one archive)
-    MAX_ARCHIVE_BYTES, MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_TEXT_BYTES, MAX_TOTAL_BYTES, MAX_XML_BYTES, XML_ENTRIES,
+    MAX_ARCHIVE_BYTES, MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_IMAGE_ENTRY_BYTES, MAX_TEXT_BYTES, MAX_TOTAL_BYTES, MAX_XML_BYTES, XML_ENTRIES,
     Archive, _decoding, _limit_for,
 )
 from .encoding import ReadError, decode, decode_command, parse_add_piece
@@ -102,6 +102,16 @@ def decode_saved_game(text: str, entry: str = "savedGame") -> SavedGame:
         else:
             others.append(c)
     return SavedGame(cmds, pieces, stacks, others)
+
+
+def board_layouts(saved: SavedGame) -> dict[str, list[tuple[str, int, int]]]:
+    """Map name -> the boards (name, column, row) the saved game's BoardPicker commands lay out on it."""
+    out = {}
+    for c in saved.others:
+        if "BoardPicker\t" in c:
+            name, lay = parse_board_setup(c)
+            out[name[: -len("BoardPicker")]] = lay
+    return out
 
 
 def read_save(source) -> tuple[SavedGame, etree._Element]:

@@ -103,8 +103,7 @@ def art_image_unreadable(ctx):
 @check("HF2004", "art-image-too-large", "error",
        "scale the scan down (a board rarely needs more than 150 px a hex), or split it into boards")
 def art_image_too_large(ctx):
-    """An image is larger than a board's image may be: more bytes than the bound, or more pixels than
-    Pillow's decompression-bomb limit.
+    """An image has more bytes than the bound, or more pixels than Pillow's decompression-bomb limit.
 
     ## What it checks
     An image's file size is at most 512 MiB and its width x height at most `PIL.Image.MAX_IMAGE_PIXELS`
