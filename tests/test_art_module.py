@@ -206,3 +206,32 @@ def test_a_board_without_art_beside_one_with_is_drawn_as_without_art(tmp_path):
     b = _entries(build_module(load_game(half)[0], tmp_path / "out-half"))
     assert b["images/board_B.png"] == a["images/board_B.png"]
     assert "images/board_A.jpg" in b and "images/board_A.png" not in b
+
+
+def test_a_units_face_comes_from_its_own_entry_then_a_cell_then_its_formation_then_its_type(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ART_TREE, tree)
+    text = (tree / "art.yaml").read_text()
+    text = text.replace(", {unit: blue-12id-30, face: back}, {unit: blue-12id-31, face: back}]", "]")
+    text = text.replace("counters:\n", "counters:\n  - {formation: blue-12id, back: art/turn-marker.png}\n"
+                                       "  - {type: infantry, back: art/sheet-back.png}\n"
+                                       "  - {type: armor, front: art/sheet-back.png}\n", 1)
+    (tree / "art.yaml").write_text(text)
+    Image.new("RGB", (60, 60), (9, 9, 9)).save(tree / "art" / "sheet-back.png")
+    g = load_game(tree)[0]
+    assert g.face_art("unit", "blue-12id-31", "back").image.path == "art/turn-marker.png"   # its formation's
+    assert g.face_art("unit", "blue-12id-31", "front").image.path == "art/counters.png"     # its own cell
+    assert g.face_art("unit", "red-4rd-10", "back").box is not None                         # a cell beats its type
+    assert g.face_art("unit", "red-1ad-1tk", "front").image.path == "art/counters.png"      # ... and its type's
+    assert g.face_art("marker", "turn", "back") is None                                     # nothing: drawn
+
+
+def test_a_16_bit_greyscale_face_keeps_its_tones(tmp_path):
+    im = Image.new("I;16", (40, 40), 40000)                   # 40000 / 65535 of white: a mid grey
+    im.save(tmp_path / "grey16.png")
+    from validator.images import inspect
+    from validator.model import Face, Loc
+    facts = inspect(tmp_path, "grey16.png", Loc("art.yaml"))
+    assert facts.usable and facts.mode == "I;16"
+    face = art_mod.face_image(str(tmp_path), Face(facts, None), 40)
+    assert face.getpixel((20, 20)) in ((155, 155, 155), (156, 156, 156))     # not clipped to white
