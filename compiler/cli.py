@@ -155,7 +155,7 @@ def build(path: Path, out: Path | None) -> None:
     try:
         result = build_module(game, out_dir, progress=_progress(), warnings=warnings, notes=notes)
     except OSError as e:
-        _fail(f"cannot write {out_dir}: {e.strerror}")
+        _fail(f"cannot write {out_dir}: {e.strerror or e}")
     for n in notes:
         click.echo(f"note: {n}", err=True)
     for w in warnings:
@@ -183,7 +183,7 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
     try:
         files = build_charts(game, out_dir, paper=paper, progress=_progress())
     except OSError as e:
-        _fail(f"cannot write {out_dir}: {e.strerror}")
+        _fail(f"cannot write {out_dir}: {e.strerror or e}")
     drawn = last_run(out_dir)
     lines = [(f"wrote {f}" if drawn.get(f.name, True) else f"kept {f} (what it shows is unchanged)", False)
              for f in files]
@@ -219,7 +219,7 @@ def art(path: Path, out: Path | None, scale: float | None) -> None:
     try:
         lines = write_previews(game, out_dir, scale)
     except OSError as e:
-        _fail(f"cannot write {out_dir}: {e.strerror}")
+        _fail(f"cannot write {out_dir}: {e.strerror or e}")
     for line in lines:
         click.echo(line)
     if not lines:

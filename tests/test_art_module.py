@@ -235,3 +235,16 @@ def test_a_16_bit_greyscale_face_keeps_its_tones(tmp_path):
     assert facts.usable and facts.mode == "I;16"
     face = art_mod.face_image(str(tmp_path), Face(facts, None), 40)
     assert face.getpixel((20, 20)) in ((155, 155, 155), (156, 156, 156))     # not clipped to white
+
+
+def test_a_scan_swapped_for_a_link_out_of_the_tree_after_the_check_is_not_copied(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ART_TREE, tree)
+    g = load_game(tree)[0]                               # checked: the scan is inside the tree
+    secret = tmp_path / "secret.jpg"
+    secret.write_bytes(b"not the author's")
+    (tree / "art" / "board-a.jpg").unlink()
+    (tree / "art" / "board-a.jpg").symlink_to(secret)    # swapped before the build reads it
+    with pytest.raises(OSError, match="art/board-a.jpg leads out of the game tree"):
+        build_module(g, tmp_path / "out")
+    assert not (tmp_path / "out" / "meuse.vmod").exists()   # nothing half-written

@@ -34,6 +34,8 @@ MAX_IMAGE_BYTES = 512 * 1024 * 1024        # a 10 000 x 7 000 scan is 20-200 MB 
 FORMATS = ("PNG", "JPEG")
 EXIF_ORIENTATION = 0x0112
 _CHUNK = 1 << 20
+# the resolved path is opened without following a link at its last step (one put there since it was resolved)
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 class _Fault(Exception):
@@ -156,7 +158,7 @@ def inspect(root: Path, rel: str, loc: Loc) -> ImageFile:
     """What the image at `rel` (relative to the tree `root`) is, or why it cannot be used."""
     try:
         real = _inside(Path(root), rel)
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(real, _OPEN_FLAGS)
     except _Fault as e:
         return ImageFile(rel, loc, fault=e.kind, detail=e.detail)
     except OSError as e:
@@ -182,16 +184,25 @@ def inspect(root: Path, rel: str, loc: Loc) -> ImageFile:
         os.close(fd)
 
 
-def image_path(root, image: ImageFile) -> Path:
-    """Where a usable image of the tree is on disk (inspected: inside the tree)."""
-    return Path(os.path.realpath(os.path.join(root, *PurePosixPath(image.path).parts)))
+def open_image(root, image: ImageFile):
+    """An image of the tree opened for reading, checked again as the loader checked it (inside the tree,
+    no link followed out, a regular file): what is read is never a file swapped in from outside since.
+    OSError (naming the image) where it no longer is."""
+    try:
+        fd = os.open(_inside(Path(root), image.path), _OPEN_FLAGS)
+    except _Fault as e:
+        raise OSError(f"{image.path} {e.detail}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{image.path} is no longer a regular file")
+    return os.fdopen(fd, "rb")
 
 
 def open_scaled(root, image: ImageFile, size: Optional[tuple[int, int]] = None):
     """The image decoded as RGB(A) 8-bit (`as_rgb`), scaled to `size` if given; a JPEG is decoded at the
     smallest DCT scale that is still at least `size` (a scan's full size is never held for a small picture)."""
     from PIL import Image
-    im = Image.open(image_path(root, image))
+    im = Image.open(open_image(root, image))
     if size is not None and im.format == "JPEG":
         im.draft("RGB", size)
     im = as_rgb(im)

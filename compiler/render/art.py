@@ -11,14 +11,14 @@ from functools import lru_cache
 
 from PIL import Image
 
-from validator.images import as_rgb, image_path
+from validator.images import as_rgb, open_image
 from validator.model import Face, ImageFile
 
 TRANSPARENT = (0, 0, 0, 0)
 
 
 def _open(root: str, image: ImageFile) -> Image.Image:
-    return Image.open(image_path(root, image))
+    return Image.open(open_image(root, image))
 
 
 @lru_cache(maxsize=2)

@@ -25,7 +25,7 @@ from compiler.render import boards as boards_mod
 from compiler.render import counters as counters_mod
 from compiler.render import layout as layout_mod
 from compiler.render.layout import ArtLayout, board_offsets, board_slots, piece_px, placed_layout, placed_layouts
-from validator.images import image_path
+from validator.images import open_image
 
 from . import boxes, buildfile, charts as charts_mod, pieces, savegame, setup as setup_mod
 from .buildfile import VASSAL_VERSION
@@ -71,23 +71,23 @@ STORED = (".png", ".jpg")      # compressed already: stored (faster, and VASSAL 
 COPY_CHUNK = 1 << 20
 
 
-def write_zip(f, entries: list[tuple[str, "bytes | Path"]]) -> None:
-    """The entries in order; an entry given as a Path (an author's image) is copied from its file a chunk at
-    a time, so a scan of any size costs the build no more memory than a chunk."""
+def write_zip(f, entries: list[tuple[str, "bytes | Callable"]]) -> None:
+    """The entries in order; an entry given as a function opening a file (an author's image) is copied from
+    it a chunk at a time, so a scan of any size costs the build no more memory than a chunk."""
     with zipfile.ZipFile(f, "w") as z:
         for name, data in entries:
             zi = zipfile.ZipInfo(name, date_time=ZIP_TIME)
             zi.external_attr = 0o644 << 16
             zi.create_system = 3
             zi.compress_type = zipfile.ZIP_STORED if name.endswith(STORED) else zipfile.ZIP_DEFLATED
-            if isinstance(data, Path):
+            if callable(data):
                 _copy_into(z, zi, data)
             else:
                 z.writestr(zi, data, compresslevel=6 if zi.compress_type == zipfile.ZIP_DEFLATED else None)
 
 
-def _copy_into(z: zipfile.ZipFile, zi: zipfile.ZipInfo, path: Path) -> None:
-    with open(path, "rb") as src:
+def _copy_into(z: zipfile.ZipFile, zi: zipfile.ZipInfo, opener: Callable) -> None:
+    with opener() as src:
         zi.file_size = os.fstat(src.fileno()).st_size    # known before writing: zip64 only where needed
         with z.open(zi, "w") as dst:
             for block in iter(lambda: src.read(COPY_CHUNK), b""):
@@ -173,7 +173,7 @@ def _boards(b: _Build) -> None:
             # the author's file as it is: never decoded or encoded again, copied into the archive
             image = game.board_art(board.id).image
             fn = base + (".jpg" if image.format == "JPEG" else ".png")
-            b.entries.append(("images/" + fn, image_path(game.root, image)))
+            b.entries.append(("images/" + fn, lambda image=image: open_image(game.root, image)))
         else:
             fn = base + ".png"
             b.image(fn, cache_mod.key("board", board_code, binputs, board.id),
