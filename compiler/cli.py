@@ -1,4 +1,4 @@
-"""The `hexforge` command: check, schema, build, charts, replay.
+"""The `hexforge` command: check, schema, build, charts, art, audit, replay.
 
 Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree),
 130 interrupted (Ctrl-C). No Python traceback reaches the user for bad input.
@@ -155,7 +155,7 @@ def build(path: Path, out: Path | None) -> None:
     try:
         result = build_module(game, out_dir, progress=_progress(), warnings=warnings, notes=notes)
     except OSError as e:
-        _fail(f"cannot write {out_dir}: {e.strerror}")
+        _fail(f"cannot write {out_dir}: {e.strerror or e}")
     for n in notes:
         click.echo(f"note: {n}", err=True)
     for w in warnings:
@@ -183,7 +183,7 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
     try:
         files = build_charts(game, out_dir, paper=paper, progress=_progress())
     except OSError as e:
-        _fail(f"cannot write {out_dir}: {e.strerror}")
+        _fail(f"cannot write {out_dir}: {e.strerror or e}")
     drawn = last_run(out_dir)
     lines = [(f"wrote {f}" if drawn.get(f.name, True) else f"kept {f} (what it shows is unchanged)", False)
              for f in files]
@@ -193,6 +193,38 @@ def charts(path: Path, out: Path | None, paper: str) -> None:
     click.echo(f"{len(files)} file(s) in {time.perf_counter() - t0:.2f}s"
                + (f", {kept} kept from the last set" if kept else ""))
     stamp.record(out_dir, files, lines)
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
+              help="Output directory (default build/<game>/art).")
+@click.option("--scale", type=click.FloatRange(min=0.01, max=4.0), default=None,
+              help="Scale of the pictures (default: each image's own size, at most 4096 px a side).")
+def art(path: Path, out: Path | None, scale: float | None) -> None:
+    """Draw the hex grid and IDs over each board's art, and the cells over each counter sheet (art.yaml)."""
+    from compiler.art_previews import write_previews
+    from validator.diagnostics import render_text, summarise
+    from validator.loader import NotAGameTree
+    try:
+        game, diags = check_tree(path)
+    except NotAGameTree as e:
+        _fail(str(e))
+    shown = [d for d in diags if d.severity != "info"]
+    if shown or game is None:
+        click.echo(render_text(shown, summarise(diags, *_counts(game))), err=True, nl=False)
+    if game is None:
+        sys.exit(1)
+    out_dir = out or Path("build") / game.id / "art"
+    try:
+        lines = write_previews(game, out_dir, scale)
+    except OSError as e:
+        _fail(f"cannot write {out_dir}: {e.strerror or e}")
+    for line in lines:
+        click.echo(line)
+    if not lines:
+        click.echo(f"{path}: no usable art to preview (art.yaml names no board or sheet image that can be read)")
+    sys.exit(1 if any(d.severity == "error" for d in diags) else 0)
 
 
 @main.command()

@@ -42,7 +42,8 @@ def _files_under(root: Path) -> list[Path]:
 def _hash_files(h, root: Path, files: list[Path]) -> None:
     for f in files:
         h.update(f.relative_to(root).as_posix().encode("utf-8") + b"\0")
-        h.update(hashlib.sha256(f.read_bytes()).digest())
+        with open(f, "rb") as fh:           # a chunk at a time: a board scan is not held whole to be hashed
+            h.update(hashlib.file_digest(fh, "sha256").digest())
 
 
 def tree_digest(tree: Path) -> Optional[str]:

@@ -10,7 +10,8 @@ import dataclasses
 
 from validator.hexgrid import Board, Grid
 from validator.model import (
-    DRM, TEC, Area, Arrival, Box, CombatRule, Deployment, Dice, Factors, Formation, Game, HexTerrain, Location, Marker, StackingRule, ZocRule,
+    CombatRule, StackingRule, ZocRule,
+    DRM, TEC, Area, Arrival, Box, Deployment, Dice, Factors, Formation, Game, HexTerrain, Location, Marker,
     Nationality, OrderOfArrival, Place, Placement, Places, Removal, ResultCode, Rules, Scenario,
     SetupGroup, Side, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex,
 )
@@ -155,8 +156,8 @@ def sample_game(counter_size_in: float = 0.5625, tables_complete: bool = False, 
         id="sample", title="Sample Game", publisher="Test", series=None, root="/nonexistent",
         counter_size_in=counter_size_in, factor_names=("attack", "defense", "movement"), sides=sides,
         turns=turns, phases=(), dice=(Dice("2d6", 2, 6),),
-        rules=Rules(StackingRule(3, "units", "3.1"), (), ZocRule("standard", None), CombatRule("odds", "crt", None),
-                  ("leg", "mech"), {}),
+        rules=Rules(stacking=StackingRule(3, "units", "3.1"), mixing_rules=(), zoc=ZocRule("standard", None),
+                  combat=CombatRule("odds", "crt", None), movement_classes=("leg", "mech"), other={}),
         gaps=(), grid=grid, joins=(),
         terrain=Terrain("clear", (HexTerrain("0605", ("woods",)),), (), ()),
         places=places, tec=tec, tables=(crt,), formations=formations, units=units, markers=markers,

@@ -18,11 +18,11 @@ def test_schema_export_gives_valid_2020_12_schemas_that_accept_the_bundled_trees
     assert r.exit_code == 0
     schemas = {p.name.split(".")[0]: json.loads(p.read_text()) for p in tmp_path.glob("*.schema.json")}
     assert set(schemas) == {"game", "map", "terrain", "places", "tec", "tables", "counters",
-                            "orders-of-arrival", "scenario", "errata"}
+                            "orders-of-arrival", "scenario", "errata", "art"}
     for s in schemas.values():
         jsonschema.Draft202012Validator.check_schema(s)
     checked = 0
-    for tree in [MINI] + sorted(p.parent for p in SOURCE.glob("*/game.yaml")):
+    for tree in [MINI, ROOT / "tests" / "fixtures" / "meuse-art"] + sorted(p.parent for p in SOURCE.glob("*/game.yaml")):
         for f in sorted(tree.rglob("*.yaml")):
             kind = kind_of(f.relative_to(tree).as_posix())
             data = yaml.safe_load(f.read_text(encoding="utf-8"))

@@ -20,15 +20,24 @@ def _listed() -> dict[str, dict]:
     return {x["code"]: x for x in json.loads(r.output)}
 
 
-def _readme_codes() -> set[str]:
-    """The codes the README's check-code table names, ranges (HF101–HF109) expanded."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = text.split("| codes | what they check |", 1)[1].split("\n\n", 1)[0]
+def _table_codes(path, heading: str) -> set[str]:
+    """The codes a document's code table (under `heading`) names, ranges (HF101–HF109) expanded."""
+    text = path.read_text(encoding="utf-8")
+    if heading not in text:
+        return set()
+    table = text.split(heading, 1)[1].split("\n\n", 1)[0]
     out: set[str] = set()
     for cell in re.findall(r"^\| ([^|]+) \|", table, flags=re.M):
-        for lo, hi in re.findall(r"HF(\d{3})(?:[–-]HF(\d{3}))?", cell):
+        for lo, hi in re.findall(r"HF(\d{3,4})(?:[–-]HF(\d{3,4}))?", cell):
             out |= {f"HF{n:03d}" for n in range(int(lo), int(hi or lo) + 1)}
     return out
+
+
+def _readme_codes() -> set[str]:
+    """The codes the users' tables name: the README's check-code table, and the art codes' table in
+    docs/source-format.md (art.yaml's checks, documented with the file they judge)."""
+    return (_table_codes(ROOT / "README.md", "| codes | what they check |")
+            | _table_codes(ROOT / "docs" / "source-format.md", "| codes | what they check |"))
 
 
 def test_checks_lists_the_reading_codes_too():

@@ -127,11 +127,7 @@ def test_setups(built):
     for s, entry in zip(game.scenarios, mod.setups):
         sg, meta = reader.read_save(reader.Archive(mod.archive.read(entry["file"])))
         assert meta is not None and meta.findtext("VassalVersion") == "3.7.9"
-        layouts = {}
-        for c in sg.others:
-            if "BoardPicker\t" in c:
-                name, lay = reader.parse_board_setup(c)
-                layouts[name[: -len("BoardPicker")]] = lay
+        layouts = reader.board_layouts(sg)
         # the turn track starts on the scenario's first turn (TurnTracker0, ListTurnLevel state)
         turn_cmds = [c for c in sg.others if c.startswith("TURNTurnTracker0\t")]
         ft = game.turn(s.first_turn) if s.first_turn else None
@@ -311,11 +307,7 @@ def test_marker_matching_for_states_and_features():
 def _main_map_units(game, mod, entry):
     """(location name -> [UnitId]) for the unit pieces a set-up puts on the main map."""
     sg, _ = reader.read_save(reader.Archive(mod.archive.read(entry["file"])))
-    layouts = {}
-    for c in sg.others:
-        if "BoardPicker\t" in c:
-            name, lay = reader.parse_board_setup(c)
-            layouts[name[: -len("BoardPicker")]] = lay
+    layouts = reader.board_layouts(sg)
     out = collections.defaultdict(list)
     for pc in sg.pieces:
         b = pc.basic

@@ -180,7 +180,7 @@ def test_the_real_module_and_log_read():
     assert mod.slots and mod.boards
     a = Archive(OK_LOG)
     assert a.read_text("savedGame").startswith("begin_save")
-    assert a.read_xml("savedata") is not None
+    assert reader.read_xml(a, "savedata") is not None
 
 
 @needs_logs
@@ -193,7 +193,7 @@ def test_the_damaged_logs_are_read_errors(name, entry, words):
     with pytest.raises(ReadError, match=words) as e:
         a = Archive(LOGS / name)
         a.read_text("savedGame")
-        a.read_xml("savedata")
+        reader.read_xml(a, "savedata")
     if entry:
         assert str(e.value).startswith(entry + ":")
     assert "root:" not in str(e.value)           # nothing of /etc/passwd is echoed
@@ -221,7 +221,7 @@ def test_damaged_bytes_give_a_read_error_or_a_reading(flips, cut):
         a = Archive(bytes(raw))
         a.read_text("savedGame")
         if a.has("savedata"):
-            a.read_xml("savedata")
+            reader.read_xml(a, "savedata")
     except ReadError:
         pass
 
@@ -229,7 +229,9 @@ def test_damaged_bytes_give_a_read_error_or_a_reading(flips, cut):
 def test_limits_are_set_for_the_kinds_of_entry():
     assert reader._limit_for("buildFile.xml") == reader.MAX_XML_BYTES < reader.MAX_ENTRY_BYTES
     assert reader._limit_for("savedGame") == reader.MAX_TEXT_BYTES
-    assert reader._limit_for("images/board.png") == reader.MAX_ENTRY_BYTES
+    assert reader._limit_for("images/board.png") == reader.MAX_IMAGE_ENTRY_BYTES > reader.MAX_ENTRY_BYTES
+    assert reader._limit_for("images/board_A.jpg") == reader.MAX_IMAGE_ENTRY_BYTES     # an author's scan
+    assert reader._limit_for("other.bin") == reader.MAX_ENTRY_BYTES
 
 
 _DELIMITERS = b"\t\\;/,'\x1b0123456789-<>&\"x"

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from validator.hexgrid import Board, Grid
 from validator.model import (
-    Area, Arrival, CombatRule, Dice, DRM, Factors, Formation, Game, Hexside, HexTerrain, Location, Marker, StackingRule, ZocRule,
+    CombatRule, StackingRule, ZocRule,
+    Area, Arrival, Dice, DRM, Factors, Formation, Game, Hexside, HexTerrain, Location, Marker,
     Nationality, OrderOfArrival, Path, Place, Placement, Places, ResultCode, Rules, Scenario,
     SetupGroup, Side, SupplySource, Table, TableRow, TEC, Terrain, TerrainType, Turn, TurnBlock,
     VictoryHex, MapFeature,
@@ -88,8 +89,8 @@ def make_game(scheme: str = "map-column.row", orientation: str = "columns", shif
             SetupGroup("allied", None, Location(any_area=("D", "E")), (Placement("us-b-9", None, (), 1),)),
         ), ())
         scen.append(s2)
-    rules = Rules(StackingRule(3, "units", "3.1"), (), ZocRule("standard", None), CombatRule("odds", "crt", None),
-                  ("leg", "mech"), {})
+    rules = Rules(stacking=StackingRule(3, "units", "3.1"), mixing_rules=(), zoc=ZocRule("standard", None),
+                  combat=CombatRule("odds", "crt", None), movement_classes=("leg", "mech"), other={})
     idx = {
         "units": {u.id: u for u in units}, "formations": {f.id: f for f in formations},
         "sides": {s.id: s for s in sides}, "nationalities": {n.id: n for s in sides for n in s.nationalities},

@@ -6,7 +6,6 @@ referee's rules) or, for findings made while reading files, in this module's `RE
 """
 from __future__ import annotations
 
-import importlib
 from typing import Literal
 
 from .frozen import frozen
@@ -68,16 +67,12 @@ READ_CODES: tuple[Code, ...] = (
             "or remove the erratum if the data already carries the correction", "read"),
 )
 
-# Modules whose import declares codes through `@check` (the referee's `@rule` modules are listed once, in
-# validator.referee.RULE_MODULES).
-CHECK_MODULES = ("validator.checks.errata", "validator.checks.hexes", "validator.checks.stacking",
-                 "validator.checks.tables", "validator.checks.turns", "validator.checks.units")
 
 
 def all_codes() -> dict[str, Code]:
     """Every declared code, in code order: reading codes, tree checks, and the referee's rules."""
-    for name in CHECK_MODULES:
-        importlib.import_module(name)
+    from .checks import all_checks              # the modules that declare codes, each listed once there
     from .referee import all_rules
+    all_checks()
     all_rules()
     return dict(sorted(CODES.items()))

@@ -184,12 +184,12 @@ class CombatRule:
 @frozen
 class Rules:
     """The game's rule parameters (game.yaml rules), typed, each with the rule number it comes from."""
-    stacking: "StackingRule"
+    stacking: StackingRule
     mixing_rules: tuple[MixingRule, ...]
     zoc: ZocRule
     combat: CombatRule
     movement_classes: tuple[str, ...]
-    other: dict
+    other: dict                               # free mapping of further parameters (rules.other)
     loc: Loc = NOWHERE
     movement_rule: Optional[str] = None       # the rule of movement allowances and paths (what a move finding cites)
     one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
@@ -776,6 +776,124 @@ class Errata:
     kind: str = "official"                    # official (the publisher's) | editorial (the tree's editors')
 
 
+# -- the author's art (art.yaml) --------------------------------------------------------------------
+
+IMAGE_FAULTS = ("outside", "missing", "not-a-file", "too-large", "unreadable", "cmyk", "rotated")
+
+
+@frozen
+class ImageFile:
+    """An image the tree names, as the loader found it (`validator.images.inspect`): its facts, or the
+    fault that keeps it out (one of IMAGE_FAULTS, `detail` in words)."""
+    path: str                                 # as written, relative to the tree
+    loc: Loc = NOWHERE
+    format: Optional[str] = None              # PNG | JPEG
+    width: int = 0
+    height: int = 0
+    mode: Optional[str] = None                # Pillow's mode: RGB, RGBA, P, L, LA, I;16 ...
+    bytes: int = 0
+    digest: Optional[str] = None              # SHA-256 of the file: what keys every drawing made from it
+    fault: Optional[str] = None
+    detail: Optional[str] = None
+
+    @property
+    def usable(self) -> bool:
+        return self.fault is None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+
+@frozen
+class ReferenceHex:
+    """A hex whose centre the author measured in a board's image (art.yaml boards[].registration[])."""
+    hex: str
+    at: tuple[float, float]                   # image pixels: x right, y down
+    loc: Loc = NOWHERE
+
+
+@frozen
+class BoardArt:
+    """A board's own image and where its hexes lie in it: one reference hex and the spacings, or two
+    reference hexes (the spacings follow)."""
+    board: str
+    image: ImageFile
+    registration: tuple[ReferenceHex, ...]
+    spacing: Optional[tuple[float, float]]    # px from one column to the next, from one row to the next
+    loc: Loc = NOWHERE
+
+
+@frozen
+class SheetCell:
+    """One cell of a counter sheet that shows a counter face (art.yaml sheets[].cells, 1-based)."""
+    row: int
+    column: int
+    kind: str                                 # unit | marker
+    id: str
+    face: str                                 # front | back
+    loc: Loc = NOWHERE
+
+
+@frozen
+class CounterSheet:
+    """A counter-sheet image sliced by a grid: cell (row, column) spans `size` pixels from
+    origin + ((column - 1) * pitch x, (row - 1) * pitch y)."""
+    image: ImageFile
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    size: tuple[float, float]                 # the counter within its cell (the pitch unless given)
+    columns: int
+    rows: int
+    cells: tuple[SheetCell, ...]
+    loc: Loc = NOWHERE
+
+    def box(self, cell: SheetCell) -> tuple[int, int, int, int]:
+        """The cell's pixels in the sheet image: (left, top, right, bottom), right and bottom excluded."""
+        x = self.origin[0] + (cell.column - 1) * self.pitch[0]
+        y = self.origin[1] + (cell.row - 1) * self.pitch[1]
+        return round(x), round(y), round(x + self.size[0]), round(y + self.size[1])
+
+
+COUNTER_ART_KINDS = ("unit", "formation", "type", "marker")
+
+
+@frozen
+class CounterArt:
+    """Front and back images for a unit, every unit of a formation or of a type, or a marker (art.yaml counters[])."""
+    kind: str                                 # one of COUNTER_ART_KINDS
+    id: str
+    front: Optional[ImageFile]
+    back: Optional[ImageFile]
+    loc: Loc = NOWHERE
+
+
+@frozen
+class Face:
+    """The art of one counter face: an image, whole or one cell's box of a sheet, and where the tree names it."""
+    image: ImageFile
+    box: Optional[tuple[int, int, int, int]]  # None = the whole image
+    loc: Loc = NOWHERE
+
+
+@frozen
+class Art:
+    """The author's own art (art.yaml); empty where the tree has none, and hexforge draws everything."""
+    boards: tuple[BoardArt, ...] = ()
+    counters: tuple[CounterArt, ...] = ()
+    sheets: tuple[CounterSheet, ...] = ()
+    loc: Loc = NOWHERE
+
+    def images(self) -> tuple[ImageFile, ...]:
+        """Every image named, in the file's order (an image named twice, twice)."""
+        out = [b.image for b in self.boards] + [s.image for s in self.sheets]
+        out += [i for c in self.counters for i in (c.front, c.back) if i is not None]
+        return tuple(out)
+
+
+NO_ART = Art()
+
+
 @frozen
 class Game:
     """A whole game tree, read and checked: everything downstream (checks, module, charts, audit) reads this."""
@@ -809,6 +927,7 @@ class Game:
     assumptions: tuple[Assumption, ...]
     files: tuple[str, ...]                    # files read, relative to root
     loc: Loc = NOWHERE
+    art: Art = NO_ART                         # the author's map and counter art (art.yaml)
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- look-ups (built once by the loader) --
@@ -842,6 +961,15 @@ class Game:
         if t is not None:
             return t
         return (self.terrain.default,) if self.terrain.default else ()
+
+    def board_art(self, board_id: str) -> Optional[BoardArt]:
+        """The board's own image and registration, if art.yaml gives one (the first, if it gives two)."""
+        return self._index.get("board_art", {}).get(board_id)
+
+    def face_art(self, kind: str, cid: str, face: str) -> Optional[Face]:
+        """The art of a unit's or marker's face ("front" | "back"): for a unit its own counters[] entry,
+        else a sheet cell, else its formation's, else its type's; None: hexforge draws it."""
+        return self._index.get("faces", {}).get((kind, cid, face))
 
     def scenario_arrivals(self, scenario: Scenario) -> tuple[OrderOfArrival, ...]:
         """The orders of arrival that apply to a scenario: the game's (for the sides it names) and its own."""

@@ -383,9 +383,47 @@ ERRATA = _obj(
         patches={"type": "array", "items": _patch})},
 )
 
+# art.yaml: bounds far beyond any scan (a 10 000 px board, 200 counters a row) so that a typo cannot size work
+MAX_PIXELS_ALONG = 1_000_000
+MAX_SHEET_CELLS_ALONG = 200
+_image = {"type": "string", "minLength": 1, "maxLength": 1000,
+          "description": "a PNG or JPEG file, by its path inside the game tree (art/map-a.jpg)"}
+_px = {"type": "number", "minimum": -MAX_PIXELS_ALONG, "maximum": MAX_PIXELS_ALONG}
+_px_pos = {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_PIXELS_ALONG}
+_point = {"type": "array", "items": _px, "minItems": 2, "maxItems": 2, "description": "[x, y] in image pixels"}
+_extent = {"type": "array", "items": _px_pos, "minItems": 2, "maxItems": 2,
+           "description": "[across, down] in image pixels"}
+_face = {"enum": ["front", "back"]}
+_cell = {"anyOf": [
+    {"type": "null"},
+    {"type": "string", "minLength": 1},
+    _obj(["unit"], unit=_s, face=_face),
+    _obj(["marker"], marker=_s, face=_face),
+]}
+ART = _obj(
+    boards={"type": "array", "items": _obj(
+        ["board", "image", "registration"], board=_s, image=_image,
+        registration={"type": "array", "minItems": 1, "maxItems": 2,
+                      "items": _obj(["hex", "at"], hex={"$ref": "#/$defs/hex"}, at=_point)},
+        spacing=_obj(["columns", "rows"], columns=_px_pos, rows=_px_pos))},
+    counters={"type": "array", "items": {**_obj(
+        unit=_s, formation=_s, type=_s, marker=_s, front=_image, back=_image),
+        "oneOf": [{"required": [k]} for k in ("unit", "formation", "type", "marker")],
+        "anyOf": [{"required": ["front"]}, {"required": ["back"]}]}},
+    sheets={"type": "array", "items": _obj(
+        ["image", "origin", "pitch", "columns", "rows", "cells"], image=_image,
+        origin={**_point, "items": {"type": "number", "minimum": 0, "maximum": MAX_PIXELS_ALONG}},
+        pitch=_extent, size=_extent,
+        columns={"type": "integer", "minimum": 1, "maximum": MAX_SHEET_CELLS_ALONG},
+        rows={"type": "integer", "minimum": 1, "maximum": MAX_SHEET_CELLS_ALONG},
+        face=_face,
+        cells={"type": "array", "maxItems": MAX_SHEET_CELLS_ALONG,
+               "items": {"type": "array", "maxItems": MAX_SHEET_CELLS_ALONG, "items": _cell}})},
+)
+
 KINDS = {
     "game": GAME, "map": MAP, "terrain": TERRAIN, "places": PLACES, "tec": TEC, "tables": TABLES,
-    "counters": COUNTERS, "orders-of-arrival": OOA, "scenario": SCENARIO, "errata": ERRATA,
+    "counters": COUNTERS, "orders-of-arrival": OOA, "scenario": SCENARIO, "errata": ERRATA, "art": ART,
 }
 
 # A location inside a set-up group: the same one-of rule as a standalone location.

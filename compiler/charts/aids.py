@@ -222,10 +222,10 @@ def _uncertain_cells(t) -> dict:
     return out
 
 
-def table_story(game, t, st: dict, width: float) -> list:
-    story: list = []
+def _table_heading(game, t, st: dict, width: float) -> list:
+    """The table's name and rule, how it is read, and what it lacks."""
     title = esc(t.name) + (f" <font size=8>(rule {esc(t.rule)})</font>" if t.rule else "")
-    story.append(Paragraph(title, st["h2"]))
+    story: list = [Paragraph(title, st["h2"])]
     meta = []
     if t.dice:
         meta.append(f"Roll: {esc(t.dice)}")
@@ -241,11 +241,31 @@ def table_story(game, t, st: dict, width: float) -> list:
         story.append(Spacer(0, 3))
         story.append(incomplete_banner(st, what, gaps, width))
     story.append(Spacer(0, 4))
+    return story
 
+
+def _result_row(t, row, st: dict, r: int, unc: dict, style: list) -> list:
+    """One printed row: its roll and a cell per column (uncertain cells marked, missing ones in red)."""
+    cells = [Paragraph(f"<b>{esc(row.roll)}</b>", st["cellc"])]
+    for i in range(len(t.columns)):
+        if i < len(row.results):
+            text = esc(row.results[i])
+            marks = unc.get((row.roll, t.columns[i]), [])
+            if marks:
+                text += "<super>?" + ",".join(map(str, marks)) + "</super>"
+                style.append(("BACKGROUND", (i + 1, r), (i + 1, r), PALE_YELLOW))
+            cells.append(Paragraph(text, st["cellc"]))
+        else:
+            cells.append(Paragraph("<font color='#c70d0d'>missing</font>", st["cellc"]))
+            style.append(("BACKGROUND", (i + 1, r), (i + 1, r), PALE_RED))
+    return cells
+
+
+def _table_grid(game, t, st: dict, width: float) -> list:
+    """The grid as printed: the columns, other header rows, a row per roll, the rolls not transcribed."""
     n = len(t.columns)
     unc = _uncertain_cells(t)
-    header = [Paragraph("Roll", st["head"])] + [Paragraph(esc(c), st["head"]) for c in t.columns]
-    data = [header]
+    data = [[Paragraph("Roll", st["head"])] + [Paragraph(esc(c), st["head"]) for c in t.columns]]
     style = grid_style(1)
     # other printed header rows (e.g. the terrain lines above Aachen's differential columns)
     for label, cells_ in extra_rows(t):
@@ -253,20 +273,7 @@ def table_story(game, t, st: dict, width: float) -> list:
         style.append(("BACKGROUND", (0, len(data) - 1), (-1, len(data) - 1), HEAD_BG))
     body_start = len(data)
     for row in t.rows:
-        cells = [Paragraph(f"<b>{esc(row.roll)}</b>", st["cellc"])]
-        for i in range(n):
-            r = len(data)
-            if i < len(row.results):
-                text = esc(row.results[i])
-                marks = unc.get((row.roll, t.columns[i]), [])
-                if marks:
-                    text += "<super>?" + ",".join(map(str, marks)) + "</super>"
-                    style.append(("BACKGROUND", (i + 1, r), (i + 1, r), PALE_YELLOW))
-                cells.append(Paragraph(text, st["cellc"]))
-            else:
-                cells.append(Paragraph("<font color='#c70d0d'>missing</font>", st["cellc"]))
-                style.append(("BACKGROUND", (i + 1, r), (i + 1, r), PALE_RED))
-        data.append(cells)
+        data.append(_result_row(t, row, st, len(data), unc, style))
     want = t.roll_range()
     if want:
         covered = {r for row in t.rows for r in row.rolls}
@@ -281,34 +288,42 @@ def table_story(game, t, st: dict, width: float) -> list:
     col_w = min(0.9 * inch, (width - roll_w) / max(n, 1))
     tbl = Table(data, colWidths=[roll_w] + [col_w] * n, repeatRows=body_start, hAlign="LEFT")
     tbl.setStyle(TableStyle(style))
-    story.append(tbl)
-    for key, val in extra_notes(t):
-        story.append(Paragraph(f"<b>{esc(key)}:</b> {esc(val)}", st["note"]))
+    return [tbl] + [Paragraph(f"<b>{esc(key)}:</b> {esc(val)}", st["note"]) for key, val in extra_notes(t)]
 
-    if t.key:
-        story.append(Paragraph("Result key", st["h3"]))
-        kd = [[Paragraph(f"<b>{esc(k.code)}</b>", st["cell"]), Paragraph(esc(k.meaning), st["cell"])] for k in t.key]
-        kt = Table(kd, colWidths=[0.8 * inch, width - 0.8 * inch], hAlign="LEFT")
-        kt.setStyle(TableStyle(grid_style(0)))
-        story.append(kt)
-        if t.separators:
-            seps = " or ".join(f"\u201c{esc(s)}\u201d" if s.strip() else "a space" for s in t.separators)
-            story.append(Paragraph(f"Several results in one cell are separated by {seps}; # stands for a number.",
-                                   st["small"]))
-    if t.drm:
-        story.append(Paragraph("Die-roll modifiers", st["h3"]))
-        dd = [[Paragraph("<b>DRM</b>", st["cell"]), Paragraph("<b>When</b>", st["cell"]),
-               Paragraph("<b>Rule</b>", st["cell"])]]
-        for m in t.drm:
-            dd.append([Paragraph(f"{m.value:+d}", st["cellc"]), Paragraph(esc(m.when), st["cell"]),
-                       Paragraph(esc(m.rule or ""), st["cell"])])
-        dt = Table(dd, colWidths=[0.5 * inch, width - 1.2 * inch, 0.7 * inch], hAlign="LEFT")
-        dt.setStyle(TableStyle(grid_style(1)))
-        story.append(dt)
+
+def _table_key(game, t, st: dict, width: float) -> list:
+    if not t.key:
+        return []
+    kd = [[Paragraph(f"<b>{esc(k.code)}</b>", st["cell"]), Paragraph(esc(k.meaning), st["cell"])] for k in t.key]
+    kt = Table(kd, colWidths=[0.8 * inch, width - 0.8 * inch], hAlign="LEFT")
+    kt.setStyle(TableStyle(grid_style(0)))
+    story = [Paragraph("Result key", st["h3"]), kt]
+    if t.separators:
+        seps = " or ".join(f"\u201c{esc(s)}\u201d" if s.strip() else "a space" for s in t.separators)
+        story.append(Paragraph(f"Several results in one cell are separated by {seps}; # stands for a number.",
+                               st["small"]))
+    return story
+
+
+def _table_drm(game, t, st: dict, width: float) -> list:
+    if not t.drm:
+        return []
+    dd = [[Paragraph("<b>DRM</b>", st["cell"]), Paragraph("<b>When</b>", st["cell"]),
+           Paragraph("<b>Rule</b>", st["cell"])]]
+    for m in t.drm:
+        dd.append([Paragraph(f"{m.value:+d}", st["cellc"]), Paragraph(esc(m.when), st["cell"]),
+                   Paragraph(esc(m.rule or ""), st["cell"])])
+    dt = Table(dd, colWidths=[0.5 * inch, width - 1.2 * inch, 0.7 * inch], hAlign="LEFT")
+    dt.setStyle(TableStyle(grid_style(1)))
+    return [Paragraph("Die-roll modifiers", st["h3"]), dt]
+
+
+def _table_readings(game, t, st: dict, width: float) -> list:
+    """The table's notes, its uncertain readings and how it was read."""
+    story: list = []
     if t.notes:
         story.append(Paragraph("Notes", st["h3"]))
-        for n in t.notes:
-            story.append(Paragraph(esc(n), st["small"]))
+        story += [Paragraph(esc(n), st["small"]) for n in t.notes]
     if t.uncertain:
         story.append(Paragraph("Uncertain readings", st["h3"]))
         for i, u in enumerate(t.uncertain, 1):
@@ -320,6 +335,14 @@ def table_story(game, t, st: dict, width: float) -> list:
     if t.reconstruction:
         story.append(Paragraph(f"<b>How this table was read:</b> {esc(t.reconstruction)}", st["note"]))
     return story
+
+
+# a table's page, part by part
+TABLE_PARTS = (_table_heading, _table_grid, _table_key, _table_drm, _table_readings)
+
+
+def table_story(game, t, st: dict, width: float) -> list:
+    return [f for part in TABLE_PARTS for f in part(game, t, st, width)]
 
 
 TITLE_ROOM = 24.0   # points the document title takes above the first table

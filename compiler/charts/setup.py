@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib import colors
@@ -25,6 +26,7 @@ from validator.hexgrid import SQRT3, Hex, hexes_in_boxes
 from validator.locations import location_hexes
 
 from ..render.boards import feature_colour, path_segments, terrain_colour
+from .artplot import art_boards, draw_board_art, draw_face
 from ..render.counters import _rgb, unit_colours, unit_identification
 from .aids import (
     MARGIN, esc, formation_name, grid_style, incomplete_banner, location_text, lookup_unit, ooa_table,
@@ -75,7 +77,10 @@ def _fit_line(c, text: str, font: str, size: float, x: float, y: float, width: f
 
 
 def draw_mini_counter(c, game, unit, state: tuple, x: float, y: float, cs: float) -> None:
-    """A small vector counter centred at (x, y): its colours, ID and factors (reduced: the back's)."""
+    """A small counter centred at (x, y): the author's face for it (art.yaml), else drawn as vectors with
+    its colours, ID and factors (reduced: the back's)."""
+    if draw_face(c, game, unit, state, x, y, cs):
+        return
     bg, fg = unit_colours(game, unit)
     c.setFillColor(_rl(bg))
     c.setStrokeColor(colors.black)
@@ -138,6 +143,7 @@ class HexMap(Flowable):
                 x, y = g.centre(*g.surface(p))
                 self.pos[h] = (x, y * flip)
         self.visible = {h for h in self.shown if h in self.pos}   # places and victory hexes: drawn only here
+        self.art = art_boards(game, self.visible)                 # boards shown as the author's own images
         pts = [self.pos[h] for h in list(self.shown) + sorted(marked) if h in self.pos] or [(0.0, 0.0)]
         self.minx = min(p[0] for p in pts) - 1
         self.maxx = max(p[0] for p in pts) + 1
@@ -180,9 +186,12 @@ class HexMap(Flowable):
         p = c.beginPath()
         p.rect(0, 0, self.width, self.height)
         c.clipPath(p, stroke=0, fill=0)
+        if self.art:     # the scans show the terrain, places and hex numbers themselves
+            draw_board_art(c, self, R, self.art)
         self._draw_hexes(c, R)
         self._draw_terrain_lines(c, R)
-        self._draw_board_names(c)
+        if not self.art:
+            self._draw_board_names(c)
         self._draw_marks(c, R)
         self._draw_places(c, R)
         self._draw_victory(c, R)
@@ -190,8 +199,12 @@ class HexMap(Flowable):
         self._draw_corner_ids(c, R)
         c.restoreState()
 
+    def _drawn(self, h: str) -> bool:
+        """A hex drawn from the tree (not shown by its board's art)."""
+        return not self.art or self.game.grid.board_of(h) not in self.art
+
     def _draw_hexes(self, c, R) -> None:
-        shown = [h for h in self.shown if h in self.pos]
+        shown = [h for h in self.shown if h in self.pos and self._drawn(h)]
         outside = [h for h in shown if h not in self.play]
         inside = [h for h in shown if h in self.play]
         c.setLineWidth(0.15)
@@ -218,11 +231,11 @@ class HexMap(Flowable):
             c.setStrokeColor(_rl(feature_colour(path.feature)))
             c.setLineWidth(max(0.6, R * 0.18))
             for a, b in path_segments(self.game.grid, path.hexes):
-                if a in self.pos and b in self.pos:
+                if a in self.pos and b in self.pos and (self._drawn(a) or self._drawn(b)):
                     c.line(*self._xy(a), *self._xy(b))
         for side in self.game.terrain.hexsides:
             a, b = side.between
-            if a not in self.pos or b not in self.pos:
+            if a not in self.pos or b not in self.pos or not (self._drawn(a) or self._drawn(b)):
                 continue
             (xa, ya), (xb, yb) = self._xy(a), self._xy(b)
             mx, my = (xa + xb) / 2, (ya + yb) / 2
@@ -250,6 +263,9 @@ class HexMap(Flowable):
     def _draw_marks(self, c, R) -> None:
         """Set-up groups: a tinted hex and its line number (a group drawn as counters needs no number)."""
         fs = max(3.0, min(7.0, R * 0.9))
+        if self.art:
+            c.saveState()
+            c.setFillAlpha(0.6)      # the board's art shows through the tint
         for label, hexes, rgb, solid in self.marks:
             hs = [h for h in hexes if h in self.pos]
             if not hs or (solid and self.draws_counters and hs[0] in self.units):
@@ -264,6 +280,8 @@ class HexMap(Flowable):
                 c.setStrokeColor(col)
                 c.setLineWidth(max(0.5, R * 0.18))
             c.drawPath(self._path(c, hs, R * 0.92), stroke=1, fill=1)
+        if self.art:
+            c.restoreState()
         for label, hexes, rgb, solid in self.marks:
             hs = [h for h in hexes if h in self.pos]
             if not hs or R < 2.2 or (solid and self.draws_counters and hs[0] in self.units):
@@ -277,7 +295,7 @@ class HexMap(Flowable):
     def _draw_places(self, c, R) -> None:
         fs = max(4.0, min(7.0, R * 0.8))
         for place in self.game.places.places:
-            hs = [h for h in place.hexes if h in self.visible]
+            hs = [h for h in place.hexes if h in self.visible and self._drawn(h)]
             if not hs:
                 continue
             c.setFillColor(colors.Color(0.15, 0.15, 0.15))
@@ -491,50 +509,73 @@ def _board_details(game, scenario, st: dict, width: float, frame_h: float, marks
     return out
 
 
-def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
-    g = game.grid
-    snames = {s.id: s.name for s in game.sides}
-    story: list = [Paragraph(f"{esc(game.title)} \u2014 Scenario {esc(scenario.id)}: {esc(scenario.name)}",
-                             st["h1"])]
-    meta = []
-    if scenario.rule:
-        meta.append(f"Rule {esc(scenario.rule)}")
-    meta.append(f"Turns {esc(scenario.first_turn or '?')} to {esc(scenario.last_turn or '?')}")
-    if scenario.boards and any(scenario.boards):
-        meta.append("Maps " + ", ".join(esc(b) for b in scenario.boards))
-    if scenario.play_area:
-        boxes = []
-        for b in scenario.play_area:
-            cs = f"{b.columns[0] if b.columns[0] is not None else '…'}\u2013{b.columns[1] if b.columns[1] is not None else '…'}"
-            rs = f"{b.rows[0] if b.rows[0] is not None else '…'}\u2013{b.rows[1] if b.rows[1] is not None else '…'}"
-            boxes.append((f"map {b.board} " if b.board else "") + f"columns {cs}, rows {rs}")
-        meta.append("Play area: " + "; ".join(esc(x) for x in boxes))
-    story.append(Paragraph(" \u00b7 ".join(meta), st["small"]))
-    if scenario.orders_of_arrival:
-        story.append(Paragraph("Orders of arrival used: " + ", ".join(esc(snames.get(s, s))
-                                                                      for s in scenario.orders_of_arrival),
-                               st["small"]))
-    story.append(Spacer(0, 4))
+@dataclass(frozen=True)
+class _Card:
+    """What every section of a set-up card reads."""
+    game: object
+    scenario: object
+    st: dict
+    width: float
+    frame_h: float
+    snames: dict            # side id -> name
 
+    def side_name(self, sid) -> str:
+        return self.snames.get(sid, sid)
+
+
+def _title(k: _Card) -> list:
+    """The heading and the scenario's rule, turns, maps, play area and orders of arrival."""
+    sc, st = k.scenario, k.st
+    story: list = [Paragraph(f"{esc(k.game.title)} \u2014 Scenario {esc(sc.id)}: {esc(sc.name)}", st["h1"])]
+    meta = []
+    if sc.rule:
+        meta.append(f"Rule {esc(sc.rule)}")
+    meta.append(f"Turns {esc(sc.first_turn or '?')} to {esc(sc.last_turn or '?')}")
+    if sc.boards and any(sc.boards):
+        meta.append("Maps " + ", ".join(esc(b) for b in sc.boards))
+    if sc.play_area:
+        meta.append("Play area: " + "; ".join(esc(_box_text(b)) for b in sc.play_area))
+    story.append(Paragraph(" \u00b7 ".join(meta), st["small"]))
+    if sc.orders_of_arrival:
+        story.append(Paragraph("Orders of arrival used: " + ", ".join(esc(k.side_name(s))
+                                                                      for s in sc.orders_of_arrival), st["small"]))
+    story.append(Spacer(0, 4))
+    return story
+
+
+def _box_text(b) -> str:
+    cs = f"{b.columns[0] if b.columns[0] is not None else '…'}\u2013{b.columns[1] if b.columns[1] is not None else '…'}"
+    rs = f"{b.rows[0] if b.rows[0] is not None else '…'}\u2013{b.rows[1] if b.rows[1] is not None else '…'}"
+    return (f"map {b.board} " if b.board else "") + f"columns {cs}, rows {rs}"
+
+
+def _marks(k: _Card) -> tuple[list, list]:
+    """(the plot's marks: set-up lines, deployments, features; the set-up hexes not on the map)."""
+    game, sc, g = k.game, k.scenario, k.game.grid
     marks, off_map = [], []
-    for i, grp in enumerate(scenario.setup, 1):
+    for i, grp in enumerate(sc.setup, 1):
         hexes = list(location_hexes(game, grp.location) or ())
         off_map += [(str(i), h) for h in grp.location.hex_refs() if not g.exists(h)]
-        solid = bool(grp.location.hex)
-        marks.append((str(i), hexes, _side_rgb(game, grp.side, grp.units), solid))
-    for j, d in enumerate(scenario.deployments, 1):
-        hexes = list(location_hexes(game, d.location) or ())
-        marks.append((f"D{j}", hexes, _side_rgb(game, d.side, ()), False))
-    for k, f in enumerate(scenario.features, 1):
+        marks.append((str(i), hexes, _side_rgb(game, grp.side, grp.units), bool(grp.location.hex)))
+    for j, d in enumerate(sc.deployments, 1):
+        marks.append((f"D{j}", list(location_hexes(game, d.location) or ()), _side_rgb(game, d.side, ()), False))
+    for n, f in enumerate(sc.features, 1):
         if g.exists(f.hex):
-            marks.append((f"F{k}", [f.hex], (255, 255, 255), True))
-    vic = scenario.victory.get("hexes") if isinstance(scenario.victory, dict) else None
+            marks.append((f"F{n}", [f.hex], (255, 255, 255), True))
+    return marks, off_map
+
+
+def _plot(k: _Card) -> list:
+    """The play area with the set-up on it, its key, the stack list, and a page per board if it is small."""
+    game, sc, st = k.game, k.scenario, k.st
+    marks, off_map = _marks(k)
+    vic = sc.victory.get("hexes") if isinstance(sc.victory, dict) else None
     stars = list(vic) if vic else [v.hex for v in game.places.victory if v.hex]
-    units = _hex_units(game, scenario)
-    hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION, marks, stars, units)
+    units = _hex_units(game, sc)
+    hm = HexMap(game, sc, k.width, k.frame_h * MAP_FRACTION, marks, stars, units)
     if hm.scale < MIN_HEX_R or not hm.draws_counters:  # small hexes: let the plot take most of the page
-        hm = HexMap(game, scenario, width, frame_h * MAP_FRACTION_BIG, marks, stars, units)
-    story.append(hm)
+        hm = HexMap(game, sc, k.width, k.frame_h * MAP_FRACTION_BIG, marks, stars, units)
+    story: list = [hm]
     shown = ("units at one hex as counters (a stack shows its first; a red +n: the others, in the stack list); "
              if hm.draws_counters else "")
     story.append(Paragraph(f"Plot: {shown}numbers = set-up lines below (solid: one hex; pale with a thick edge: "
@@ -543,105 +584,157 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
                            "darker outlines = play area.", st["small"]))
     story += _stack_list(hm, st)
     if units and not hm.draws_counters:
-        story += _board_details(game, scenario, st, width, frame_h, marks, stars, units)
+        story += _board_details(game, sc, st, k.width, k.frame_h, marks, stars, units)
     if off_map:
         story.append(incomplete_banner(st, "set-up hexes not on the map",
-                                       [f"line {i}: {h}" for i, h in off_map], width, word="CHECK"))
+                                       [f"line {i}: {h}" for i, h in off_map], k.width, word="CHECK"))
     story.append(Spacer(0, 4))
-
-    if not scenario.setup_printed:
+    if not sc.setup_printed:
         story.append(incomplete_banner(st, "the full set-up is not printed in the rulebook",
                                        ["the scenario's set-up is on a card or sheet the source does not print"
-                                        + ("; only the lines below are printed" if scenario.setup else "")],
-                                       width, word="NOT PRINTED"))
-    if scenario.setup:
-        story.append(Paragraph("Set-up", st["h2"]))
-        data = [[Paragraph(h, st["head"]) for h in ("#", "Side", "Location", "Formation", "Unit", "State")]]
-        style = grid_style(1)
-        for i, grp in enumerate(scenario.setup, 1):
-            first = True
-            for p in grp.units:
-                u = lookup_unit(game, p.unit)
-                name = p.printed or (u.name if u else p.unit)
-                if p.count and p.count > 1:
-                    name = f"{p.count} \u00d7 {name}"
-                data.append([
-                    Paragraph(f"<b>{i}</b>" if first else "", st["cellc"]),
-                    Paragraph(esc(snames.get(grp.side, grp.side)) if first else "", st["cell"]),
-                    Paragraph(f"<b>{esc(location_text(game, grp.location))}</b>" if first else "", st["cell"]),
-                    Paragraph(esc(formation_name(game, grp.formation)) if first else "", st["cell"]),
-                    Paragraph(esc(name), st["cell"]),
-                    Paragraph(esc(", ".join(p.state)), st["cell"]),
-                ])
-                first = False
-            if first:  # a group with no units listed
-                data.append([Paragraph(f"<b>{i}</b>", st["cellc"]), Paragraph(esc(snames.get(grp.side, grp.side)),
-                                                                               st["cell"]),
-                             Paragraph(esc(location_text(game, grp.location)), st["cell"]),
-                             Paragraph(esc(formation_name(game, grp.formation)), st["cell"]),
-                             Paragraph("<i>no units listed</i>", st["cell"]), ""])
-            style.append(("LINEABOVE", (0, len(data) - len(grp.units or [0])), (-1, len(data) - len(grp.units or [0])),
-                          0.9, colors.black))
-        w = [0.3 * inch, 0.7 * inch, 1.2 * inch, 1.1 * inch]
-        w += [width - sum(w) - 0.8 * inch, 0.8 * inch]
-        t = Table(data, colWidths=w, repeatRows=1, hAlign="LEFT")
-        t.setStyle(TableStyle(style))
-        story.append(t)
-    elif scenario.setup_printed:
-        story.append(Paragraph("The scenario lists no set-up.", st["small"]))
-    if scenario.deployments:
-        story.append(Paragraph("Deployments (units not listed by the rules)", st["h3"]))
-        for j, d in enumerate(scenario.deployments, 1):
-            side = snames.get(d.side, d.side)
-            rule = f" (rule {esc(d.rule)})" if d.rule else ""
-            where = location_text(game, d.location) if d.on_map else "not on the map at start"
-            story.append(Paragraph(f"<b>D{j}</b> {esc(side)}: group {esc(d.group or '')} \u2014 {esc(where)}"
-                                   f"{rule}", st["small"]))
-    feats = scenario.features
-    if feats:
-        story.append(Paragraph("Map features at start", st["h3"]))
-        for k, f in enumerate(feats, 1):
-            extra = []
-            if f.side:
-                extra.append(snames.get(f.side, f.side))
-            if f.unit:
-                extra.append(f.unit)
-            if f.rule:
-                extra.append(f"rule {f.rule}")
-            story.append(Paragraph(f"<b>F{k}</b> {esc(f.kind)} in {esc(f.hex)}"
-                                   + (f" ({esc(', '.join(extra))})" if extra else ""), st["small"]))
-    if scenario.reinforcements:
-        story.append(Paragraph("Scenario reinforcements", st["h2"]))
-        story += ooa_table(game, scenario.reinforcements, st, width)
-    story += holding_boxes(game, scenario, st, width)
-    if scenario.removals:
-        story.append(Paragraph("Removals", st["h3"]))
-        for r in scenario.removals:
-            txt = ", ".join(placement_text(game, p) for p in r.units)
-            if r.formation:
-                txt = f"all of {formation_name(game, r.formation)}" + (f": {txt}" if txt else "")
-            story.append(Paragraph(esc(txt), st["small"]))
-    if scenario.supply_sources:
-        story.append(Paragraph("Supply", st["h3"]))
-        for s in scenario.supply_sources:
-            if isinstance(s, dict):
-                hx = ", ".join(s.get("hexes") or [])
-                story.append(Paragraph(f"{esc(snames.get(s.get('side'), s.get('side')))}: {esc(s.get('text', ''))}"
-                                       + (f" ({esc(hx)})" if hx else ""), st["small"]))
-    if isinstance(scenario.victory, dict) and scenario.victory:
-        v = scenario.victory
-        story.append(Paragraph("Victory" + (f" <font size=7>(rule {esc(v['rule'])})</font>" if v.get("rule") else ""),
-                               st["h3"]))
-        if v.get("text"):
-            story.append(Paragraph(esc(v["text"]), st["small"]))
-        if v.get("hexes"):
-            story.append(Paragraph("Victory hexes: " + ", ".join(esc(h) for h in v["hexes"]), st["small"]))
-    if scenario.special_rules:
-        story.append(Paragraph("Special rules", st["h3"]))
-        for r in scenario.special_rules:
-            if isinstance(r, dict):
-                story.append(Paragraph(f"<b>{esc(r.get('id', ''))}</b> {esc(r.get('text', ''))}", st["small"]))
+                                        + ("; only the lines below are printed" if sc.setup else "")],
+                                       k.width, word="NOT PRINTED"))
     return story
+
+
+def _setup_rows(k: _Card, i: int, grp) -> list:
+    """The set-up list's rows for one line of the set-up (side, location and formation on its first row)."""
+    game, st = k.game, k.st
+    rows = []
+    for p in grp.units:
+        u = lookup_unit(game, p.unit)
+        name = p.printed or (u.name if u else p.unit)
+        if p.count and p.count > 1:
+            name = f"{p.count} \u00d7 {name}"
+        first = not rows
+        rows.append([
+            Paragraph(f"<b>{i}</b>" if first else "", st["cellc"]),
+            Paragraph(esc(k.side_name(grp.side)) if first else "", st["cell"]),
+            Paragraph(f"<b>{esc(location_text(game, grp.location))}</b>" if first else "", st["cell"]),
+            Paragraph(esc(formation_name(game, grp.formation)) if first else "", st["cell"]),
+            Paragraph(esc(name), st["cell"]),
+            Paragraph(esc(", ".join(p.state)), st["cell"]),
+        ])
+    if not rows:  # a group with no units listed
+        rows.append([Paragraph(f"<b>{i}</b>", st["cellc"]), Paragraph(esc(k.side_name(grp.side)), st["cell"]),
+                     Paragraph(esc(location_text(game, grp.location)), st["cell"]),
+                     Paragraph(esc(formation_name(game, grp.formation)), st["cell"]),
+                     Paragraph("<i>no units listed</i>", st["cell"]), ""])
+    return rows
+
+
+def _setup_list(k: _Card) -> list:
+    """The set-up list as printed: line number, side, location, formation, unit, state."""
+    sc, st, width = k.scenario, k.st, k.width
+    if not sc.setup:
+        return [Paragraph("The scenario lists no set-up.", st["small"])] if sc.setup_printed else []
+    data = [[Paragraph(h, st["head"]) for h in ("#", "Side", "Location", "Formation", "Unit", "State")]]
+    style = grid_style(1)
+    for i, grp in enumerate(sc.setup, 1):
+        data += _setup_rows(k, i, grp)
+        style.append(("LINEABOVE", (0, len(data) - len(grp.units or [0])), (-1, len(data) - len(grp.units or [0])),
+                      0.9, colors.black))
+    w = [0.3 * inch, 0.7 * inch, 1.2 * inch, 1.1 * inch]
+    w += [width - sum(w) - 0.8 * inch, 0.8 * inch]
+    t = Table(data, colWidths=w, repeatRows=1, hAlign="LEFT")
+    t.setStyle(TableStyle(style))
+    return [Paragraph("Set-up", st["h2"]), t]
+
+
+def _deployments(k: _Card) -> list:
+    if not k.scenario.deployments:
+        return []
+    out = [Paragraph("Deployments (units not listed by the rules)", k.st["h3"])]
+    for j, d in enumerate(k.scenario.deployments, 1):
+        rule = f" (rule {esc(d.rule)})" if d.rule else ""
+        where = location_text(k.game, d.location) if d.on_map else "not on the map at start"
+        out.append(Paragraph(f"<b>D{j}</b> {esc(k.side_name(d.side))}: group {esc(d.group or '')} \u2014 {esc(where)}"
+                             f"{rule}", k.st["small"]))
+    return out
+
+
+def _features(k: _Card) -> list:
+    if not k.scenario.features:
+        return []
+    out = [Paragraph("Map features at start", k.st["h3"])]
+    for n, f in enumerate(k.scenario.features, 1):
+        extra = []
+        if f.side:
+            extra.append(k.side_name(f.side))
+        if f.unit:
+            extra.append(f.unit)
+        if f.rule:
+            extra.append(f"rule {f.rule}")
+        out.append(Paragraph(f"<b>F{n}</b> {esc(f.kind)} in {esc(f.hex)}"
+                             + (f" ({esc(', '.join(extra))})" if extra else ""), k.st["small"]))
+    return out
+
+
+def _reinforcements(k: _Card) -> list:
+    """The scenario's own reinforcements, and the holding boxes of every arrival."""
+    out: list = []
+    if k.scenario.reinforcements:
+        out.append(Paragraph("Scenario reinforcements", k.st["h2"]))
+        out += ooa_table(k.game, k.scenario.reinforcements, k.st, k.width)
+    return out + holding_boxes(k.game, k.scenario, k.st, k.width)
+
+
+def _removals(k: _Card) -> list:
+    if not k.scenario.removals:
+        return []
+    out = [Paragraph("Removals", k.st["h3"])]
+    for r in k.scenario.removals:
+        txt = ", ".join(placement_text(k.game, p) for p in r.units)
+        if r.formation:
+            txt = f"all of {formation_name(k.game, r.formation)}" + (f": {txt}" if txt else "")
+        out.append(Paragraph(esc(txt), k.st["small"]))
+    return out
+
+
+def _supply(k: _Card) -> list:
+    if not k.scenario.supply_sources:
+        return []
+    out = [Paragraph("Supply", k.st["h3"])]
+    for s in k.scenario.supply_sources:
+        if isinstance(s, dict):
+            hx = ", ".join(s.get("hexes") or [])
+            out.append(Paragraph(f"{esc(k.side_name(s.get('side')))}: {esc(s.get('text', ''))}"
+                                 + (f" ({esc(hx)})" if hx else ""), k.st["small"]))
+    return out
+
+
+def _victory(k: _Card) -> list:
+    v = k.scenario.victory
+    if not (isinstance(v, dict) and v):
+        return []
+    out = [Paragraph("Victory" + (f" <font size=7>(rule {esc(v['rule'])})</font>" if v.get("rule") else ""),
+                     k.st["h3"])]
+    if v.get("text"):
+        out.append(Paragraph(esc(v["text"]), k.st["small"]))
+    if v.get("hexes"):
+        out.append(Paragraph("Victory hexes: " + ", ".join(esc(h) for h in v["hexes"]), k.st["small"]))
+    return out
+
+
+def _special_rules(k: _Card) -> list:
+    if not k.scenario.special_rules:
+        return []
+    out = [Paragraph("Special rules", k.st["h3"])]
+    for r in k.scenario.special_rules:
+        if isinstance(r, dict):
+            out.append(Paragraph(f"<b>{esc(r.get('id', ''))}</b> {esc(r.get('text', ''))}", k.st["small"]))
+    return out
+
+
+# a set-up card, section by section
+SECTIONS = (_title, _plot, _setup_list, _deployments, _features, _reinforcements, _removals, _supply, _victory,
+            _special_rules)
+
+
+def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
+    """The card's flowables: every section of SECTIONS in turn."""
+    k = _Card(game, scenario, st, width, frame_h, {s.id: s.name for s in game.sides})
+    return [f for section in SECTIONS for f in section(k)]
 
 
 def safe_name(s: str) -> str:

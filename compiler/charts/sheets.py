@@ -36,6 +36,7 @@ from PIL import Image
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 
+from ..render.art import face_image, on_white
 from ..render.counters import FONT_DIR, counter_image, counter_type_scale, marker_image, marker_type_px
 from compiler import cache as cache_mod
 from compiler.atomic import atomic_path
@@ -202,9 +203,10 @@ def _art_value(x):
 def _renderer_fingerprint() -> str:
     """The code that turns a unit into a face's pixels (and its bleed) and those into a PDF image
     stream, and the libraries that draw and compress them."""
-    from compiler.render import counters as counters_mod, layout as layout_mod
+    from compiler.render import art as art_mod, counters as counters_mod, layout as layout_mod
     from . import pdf as pdf_mod
-    return cache_mod.key(cache_mod.code_fingerprint([counters_mod, layout_mod, pdf_mod, sys.modules[__name__]]),
+    return cache_mod.key(cache_mod.code_fingerprint([counters_mod, layout_mod, pdf_mod, art_mod,
+                                                     sys.modules[__name__]]),
                          PIL.__version__, FONT_DIR, zlib.ZLIB_RUNTIME_VERSION)
 
 
@@ -226,7 +228,15 @@ class _Art:
         self._shared = cache_mod.key(repr((_art_value(game.sides), _art_value(game.formations),
                                            game.factor_names, game.rules))) if cache is not None else ""
 
+    def _art_of(self, piece: Piece, face: str):
+        """The author's art for this face (art.yaml), if any: printed in place of the drawing."""
+        return self.game.face_art(piece.kind, piece.id, face)
+
     def _face_key(self, piece: Piece, face: str) -> str:
+        art = self._art_of(piece, face)
+        if art is not None:    # the art's own bytes (digest) and cell, not where it was written
+            return cache_mod.key("sheet-face-art", _renderer_fingerprint(), art.image.digest, list(art.box or ()),
+                                 self.px, self.bpx)
         if piece.kind == "unit":
             scale = repr(counter_type_scale(self.game, face, self.px))
         else:
@@ -235,6 +245,9 @@ class _Art:
                              repr(_art_value(piece.obj)), face, scale, self.px, self.bpx)
 
     def _draw(self, piece: Piece, face: str) -> Image.Image:
+        art = self._art_of(piece, face)
+        if art is not None:
+            return _with_bleed(on_white(face_image(self.game.root, art, self.px)), self.bpx)
         if piece.kind == "unit":
             img = counter_image(self.game, piece.obj, face, self.px)
         else:

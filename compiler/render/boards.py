@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .layout import DX, DY, HALF_W, BoardLayout, board_offsets, layout_for
+from .art import scaled_board
+from .layout import DX, DY, HALF_W, ArtLayout, BoardLayout, board_offsets, layout_for, placed_layout
 
 def _reportlab_font(name: str) -> str:
     """A font file shipped inside the reportlab wheel (a declared dependency): the same pixels on
@@ -119,128 +121,200 @@ def path_segments(grid, hexes) -> list[tuple[str, str]]:
     return [(a, b) for a, b in zip(hexes, hexes[1:]) if grid.adjacent(a, b)]
 
 
-def render_board(game, board_id: str) -> Image.Image:
-    grid = game.grid
-    layouts = {b.id: layout_for(game, b) for b in grid.boards}
-    lay = layouts[board_id]
-    offsets = board_offsets(grid)
-    ox, oy = offsets[board_id]
-    w, h = lay.size
+class _Sheet:
+    """One board being drawn: its image, the layouts of every board, and where a hex falls on it."""
 
-    def surf(hex_id: str) -> Optional[tuple[float, float]]:
-        hx = grid.parse(hex_id)
-        if hx is None or hx.board not in layouts or not layouts[hx.board].board.contains(hx.column, hx.row):
+    def __init__(self, game, board_id: str):
+        grid = game.grid
+        self.game, self.grid, self.board_id = game, grid, board_id
+        self.layouts = {b.id: layout_for(game, b) for b in grid.boards}
+        self.lay = self.layouts[board_id]
+        self.offsets = board_offsets(grid)
+        self.ox, self.oy = self.offsets[board_id]
+        self.img = Image.new("RGB", self.lay.size, UNKNOWN_FILL)
+        self.d = ImageDraw.Draw(self.img)
+        self.visible = self._visible()
+
+    def surf(self, hex_id: str) -> Optional[tuple[float, float]]:
+        """A hex's centre on this board's image (a neighbouring board's hexes too); None if off every board."""
+        hx = self.grid.parse(hex_id)
+        if hx is None or hx.board not in self.layouts or not self.layouts[hx.board].board.contains(hx.column, hx.row):
             return None
-        cx, cy = layouts[hx.board].centre(hx.column, hx.row)
-        bx, by = offsets[hx.board]
-        return cx + bx - ox, cy + by - oy
+        cx, cy = self.layouts[hx.board].centre(hx.column, hx.row)
+        bx, by = self.offsets[hx.board]
+        return cx + bx - self.ox, cy + by - self.oy
 
-    img = Image.new("RGB", (w, h), UNKNOWN_FILL)
-    d = ImageDraw.Draw(img)
-    # unknown terrain: hatching everywhere; known terrain is painted over it hex by hex
+    def _visible(self) -> list[tuple[str, BoardLayout, int, int, float, float]]:
+        """Every hex of every board that shows on this one (neighbours' edges included)."""
+        w, h = self.lay.size
+        pad = DX * 2
+        out = []
+        for bl in self.layouts.values():
+            bx, by = self.offsets[bl.board.id]
+            for hid, c, r in bl.hexes():
+                cx, cy = bl.centre(c, r)
+                x, y = cx + bx - self.ox, cy + by - self.oy
+                if -pad <= x <= w + pad and -pad <= y <= h + pad:
+                    out.append((hid, bl, c, r, x, y))
+        return out
+
+
+def _hatching(s: _Sheet) -> None:
+    """Unknown terrain: hatching everywhere; known terrain is painted over it hex by hex."""
+    w, h = s.lay.size
     for k in range(-h, w, 9):
-        d.line([(k, 0), (k + h, h)], fill=UNKNOWN_HATCH, width=1)
+        s.d.line([(k, 0), (k + h, h)], fill=UNKNOWN_HATCH, width=1)
 
-    hex_terrain = {t.hex: t.terrain for t in game.terrain.hexes}
-    default = game.terrain.default
-    pad = DX * 2
 
-    # every hex of every board that shows on this one (neighbours' edges included)
-    visible: list[tuple[str, BoardLayout, int, int, float, float]] = []
-    for bl in layouts.values():
-        bx, by = offsets[bl.board.id]
-        for hid, c, r in bl.hexes():
-            cx, cy = bl.centre(c, r)
-            x, y = cx + bx - ox, cy + by - oy
-            if -pad <= x <= w + pad and -pad <= y <= h + pad:
-                visible.append((hid, bl, c, r, x, y))
-
-    for hid, bl, c, r, x, y in visible:
+def _hexes(s: _Sheet) -> None:
+    """Each hex's outline, filled with its (first) terrain where the tree gives it."""
+    hex_terrain = {t.hex: t.terrain for t in s.game.terrain.hexes}
+    default = s.game.terrain.default
+    for hid, bl, c, r, x, y in s.visible:
         terr = hex_terrain.get(hid)
         if terr is None:
             terr = (default,) if default else ()
         poly = _poly_at(bl, x, y, 0)
         if terr:
-            d.polygon(poly, fill=terrain_colour(terr[0]))
-        d.polygon(poly, outline=GRID_LINE)
+            s.d.polygon(poly, fill=terrain_colour(terr[0]))
+        s.d.polygon(poly, outline=GRID_LINE)
         if len(terr) > 1:
             # further terrain of the hex, by name (the fill shows the first)
-            _text(d, (x, y + DY * 0.12), " ".join(terr[1:]), 8, (60, 60, 60), max_w=DX * 1.1)
+            _text(s.d, (x, y + DY * 0.12), " ".join(terr[1:]), 8, (60, 60, 60), max_w=DX * 1.1)
 
-    # areas (entry/deployment): an inner coloured ring and the area's id
-    for i, a in enumerate(game.places.areas):
+
+def _areas(s: _Sheet) -> None:
+    """Entry and deployment areas: an inner coloured ring and the area's id."""
+    for a in s.game.places.areas:
         if not a.hexes:
             continue
         colour = (230, 120, 0) if a.kind == "entry" else (0, 150, 150)
         for hid in a.hexes:
-            p = surf(hid)
+            p = s.surf(hid)
             if p is None:
                 continue
             x, y = p
-            ring = _poly_at(lay, x, y, 5)
-            d.line(ring + [ring[0]], fill=colour, width=4)
+            ring = _poly_at(s.lay, x, y, 5)
+            s.d.line(ring + [ring[0]], fill=colour, width=4)
             label = a.name or (f"Entry {a.id}" if a.kind == "entry" else a.id)
-            _text(d, (x, y + DY * 0.05), label, 10, colour, bold=True, max_w=DX * 1.25)
+            _text(s.d, (x, y + DY * 0.05), label, 10, colour, bold=True, max_w=DX * 1.25)
 
-    # paths: centre to centre
-    for p in game.terrain.paths:
+
+def _paths(s: _Sheet) -> None:
+    """Roads, tracks and railways: centre to centre."""
+    for p in s.game.terrain.paths:
         colour = feature_colour(p.feature)
         wd = 3 if "rail" in p.feature.lower() else 4
-        for ha, hb in path_segments(grid, p.hexes):
-            a, b = surf(ha), surf(hb)
+        for ha, hb in path_segments(s.grid, p.hexes):
+            a, b = s.surf(ha), s.surf(hb)
             if a is not None and b is not None:
-                d.line([a, b], fill=colour, width=wd)
+                s.d.line([a, b], fill=colour, width=wd)
 
-    # hexside features: the shared edge of two adjacent hexes
+
+def _hexsides(s: _Sheet) -> None:
+    """Hexside features: the shared edge of two adjacent hexes."""
     side_len = HALF_W
-    for s in game.terrain.hexsides:
-        a, b = surf(s.between[0]), surf(s.between[1])
+    for hs in s.game.terrain.hexsides:
+        a, b = s.surf(hs.between[0]), s.surf(hs.between[1])
         if a is None or b is None:
             continue
         mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
         vx, vy = b[0] - a[0], b[1] - a[1]
         n = math.hypot(vx, vy) or 1.0
         px, py = -vy / n * side_len / 2, vx / n * side_len / 2
-        d.line([(mx - px, my - py), (mx + px, my + py)], fill=feature_colour(s.feature), width=5)
+        s.d.line([(mx - px, my - py), (mx + px, my + py)], fill=feature_colour(hs.feature), width=5)
 
-    # map features and supply sources
-    for f in game.places.features:
-        p = surf(f.hex)
+
+def _features(s: _Sheet) -> None:
+    """Map features by name, and supply sources as an S in their side's colour."""
+    for f in s.game.places.features:
+        p = s.surf(f.hex)
         if p:
-            _text(d, (p[0], p[1] + DY * 0.22), f.kind.replace("-", " "), 9, (120, 0, 120), bold=True)
-    side_ids = [s.id for s in game.sides]
-    for s in game.places.supply_sources:
-        if s.hex and (p := surf(s.hex)):
-            col = SIDE_COLOURS[side_ids.index(s.side) % 4] if s.side in side_ids else (0, 0, 0)
-            _text(d, (p[0] - DX * 0.3, p[1] - DY * 0.05), "S", 12, col, bold=True)
+            _text(s.d, (p[0], p[1] + DY * 0.22), f.kind.replace("-", " "), 9, (120, 0, 120), bold=True)
+    side_ids = [sd.id for sd in s.game.sides]
+    for src in s.game.places.supply_sources:
+        if src.hex and (p := s.surf(src.hex)):
+            col = SIDE_COLOURS[side_ids.index(src.side) % 4] if src.side in side_ids else (0, 0, 0)
+            _text(s.d, (p[0] - DX * 0.3, p[1] - DY * 0.05), "S", 12, col, bold=True)
 
-    # victory hexes: a red ring and the value
-    places = {pl.id: pl for pl in game.places.places}
-    for v in game.places.victory:
+
+def _victory(s: _Sheet) -> None:
+    """Victory hexes: a red ring and the value."""
+    places = {pl.id: pl for pl in s.game.places.places}
+    for v in s.game.places.victory:
         hexes = [v.hex] if v.hex else (list(places[v.place].hexes) if v.place in places else [])
         for hid in hexes:
-            p = surf(hid)
+            p = s.surf(hid)
             if p is None:
                 continue
             x, y = p
             rr = DY * 0.36
-            d.ellipse([x - rr, y - rr, x + rr, y + rr], outline=(200, 0, 0), width=3)
+            s.d.ellipse([x - rr, y - rr, x + rr, y + rr], outline=(200, 0, 0), width=3)
             if v.value is not None:
-                _text(d, (x + DX * 0.28, y - DY * 0.05), f"{v.value}", 12, (200, 0, 0), bold=True)
+                _text(s.d, (x + DX * 0.28, y - DY * 0.05), f"{v.value}", 12, (200, 0, 0), bold=True)
 
-    # named places
-    for pl in game.places.places:
+
+def _place_names(s: _Sheet) -> None:
+    for pl in s.game.places.places:
         for hid in pl.hexes:
-            p = surf(hid)
+            p = s.surf(hid)
             if p:
-                _text(d, (p[0], p[1] + DY * 0.34), pl.name, 10, (0, 0, 0), bold=True, max_w=DX * 1.6)
+                _text(s.d, (p[0], p[1] + DY * 0.34), pl.name, 10, (0, 0, 0), bold=True, max_w=DX * 1.6)
 
-    # hex IDs (this board's hexes only; a neighbour's hexes carry their own board's IDs)
-    for hid, bl, c, r, x, y in visible:
-        if bl.board.id != board_id:
-            continue
-        _text(d, (x, y - DY * 0.36), hid, 10 if len(hid) <= 5 else 9, (40, 40, 40))
-    return img
+
+def _hex_ids(s: _Sheet) -> None:
+    """This board's hex IDs (a neighbour's hexes carry their own board's IDs)."""
+    for hid, bl, c, r, x, y in s.visible:
+        if bl.board.id == s.board_id:
+            _text(s.d, (x, y - DY * 0.36), hid, 10 if len(hid) <= 5 else 9, (40, 40, 40))
+
+
+# a board, layer by layer, bottom first
+LAYERS = (_hatching, _hexes, _areas, _paths, _hexsides, _features, _victory, _place_names, _hex_ids)
+
+
+def render_board(game, board_id: str) -> Image.Image:
+    """A board drawn from the tree: every layer of LAYERS in turn."""
+    s = _Sheet(game, board_id)
+    for layer in LAYERS:
+        layer(s)
+    return s.img
+
+
+@dataclass(frozen=True)
+class BoardPicture:
+    """A board's picture at a scale, the author's art (art.yaml) or hexforge's drawing, and where each of
+    its hexes is on it: what a report or a preview draws on."""
+    image: Image.Image
+    scale: float
+    layout: BoardLayout                       # the board as the module has it (placed_layout), unscaled
+
+    def centre_of(self, hex_id: str) -> Optional[tuple[float, float]]:
+        """The hex's centre in the picture's pixels; None if it is not a hex of this board."""
+        h = self.layout.grid.parse(hex_id)
+        if h is None or h.board != self.layout.board.id or not self.layout.board.contains(h.column, h.row):
+            return None
+        x, y = self.layout.exact_centre(h.column, h.row)
+        return x * self.scale, y * self.scale
+
+    @property
+    def hex_size(self) -> float:
+        """A hex's size across its flats, in the picture's pixels."""
+        return self.layout.across_flats * self.scale
+
+
+def board_picture(game, board_id: str, scale: float = 1.0) -> BoardPicture:
+    """Board `board_id` at `scale` (1 = the module's own pixels): its art where art.yaml gives one (decoded
+    at the size asked, never held whole for a small picture), else drawn (`render_board`, scaled)."""
+    board = game.grid.board(board_id)
+    lay = placed_layout(game, board)
+    if isinstance(lay, ArtLayout):
+        img = scaled_board(game.root, game.board_art(board_id).image, scale)
+    else:
+        img = render_board(game, board_id)
+        if scale != 1:
+            img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
+    return BoardPicture(img, scale, lay)
 
 
 def _poly_at(lay: BoardLayout, x: float, y: float, inset: float) -> list[tuple[float, float]]:

@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
+from compiler.vassal import gridrule
+from validator.art import Registration, registration
 from validator.hexgrid import Board, Grid
 
 DY = 72                      # hex height across the flats, px (even)
@@ -91,6 +93,15 @@ class BoardLayout:
             return None
         return self.centre(h.column, h.row)
 
+    def exact_centre(self, column: int, row: int) -> tuple[float, float]:
+        """Where the hex's centre is drawn (on a drawn board, `centre`: a whole pixel)."""
+        return self.centre(column, row)
+
+    @property
+    def across_flats(self) -> float:
+        """A hex's size across its flats, in board pixels."""
+        return DY
+
     def polygon(self, column: int, row: int, inset: float = 0.0) -> list[tuple[float, float]]:
         x, y = self.centre(column, row)
         return self.grid.corners(x, y, HALF_W - inset, DY / 2 - inset)
@@ -99,22 +110,36 @@ class BoardLayout:
         return self.grid.board_hexes(self.board)
 
     # -- VASSAL ----------------------------------------------------------------------------------
+    def _raw_parity(self) -> int:
+        """1 if the board's first column (row, when sideways) is VASSAL's raw column 1, else 0: VASSAL shifts
+        odd raw columns down, so a raw column is odd exactly when it is shifted here (drawn upside down,
+        the columns VASSAL must shift down are the unshifted ones)."""
+        (a0, _), _ = self._major_minor()
+        return 1 if (self.shifted(a0) != self.north) else 0
+
+    def _grid_geometry(self, k: int) -> tuple[str, str, str, str]:
+        """(x0, y0, dx, dy) of the HexGrid: raw column 0 along the major axis, raw row 0 of a column VASSAL
+        does not shift, the spacings (VASSAL reads the origin after swapping x/y when sideways)."""
+        return str(MARGIN_MAJOR - k * DX), str(self._minor_margin()), f"{DX:.1f}", f"{DY:.1f}"
+
+    def _hex_width(self) -> float:
+        return DX
+
     def vassal_grid(self) -> tuple[dict, dict]:
         """(HexGrid attributes, HexGridNumbering attributes), all as strings."""
-        g, b = self.grid, self.board
-        (a0, _), (m0, _) = self._major_minor()
-        # VASSAL shifts odd raw columns down; make a raw column odd exactly when it is shifted here.
-        # (drawn upside down, the columns VASSAL must shift down are the unshifted ones)
-        k = 1 if (self.shifted(a0) != self.north) else 0
-        u0 = MARGIN_MAJOR - k * DX             # position of raw column 0 along the major axis
-        v0 = self._minor_margin()              # raw row 0 of a column VASSAL does not shift
+        k = self._raw_parity()
+        x0, y0, dx, dy = self._grid_geometry(k)
         grid = {
             "sideways": "true" if self.sideways else "false",
-            "x0": str(u0), "y0": str(v0),       # VASSAL reads the origin after swapping x/y when sideways
-            "dx": f"{DX:.1f}", "dy": f"{DY:.1f}",
+            "x0": x0, "y0": y0, "dx": dx, "dy": dy,
             "snapTo": "true", "edgesLegal": "false", "cornersLegal": "false",
             "visible": "false", "dotsVisible": "false", "color": "0,0,0",
         }
+        return grid, self._numbering(k)
+
+    def _numbering(self, k: int) -> dict:
+        """HexGridNumbering attributes that name every hex by its printed ID (raw column parity `k`)."""
+        g, b = self.grid, self.board
         # Column (major) and row (minor) name formats.
         if g.scheme == "letters":
             col_fmt = ("A", 0, 1)              # type, leading, value of the first name (A=0)
@@ -142,23 +167,107 @@ class BoardLayout:
             # VASSAL counts rows up from the bottom with vDescend: row = getMaxRows() - rawRow, where
             # getMaxRows() = floor(board height / hex width + 0.5) (RegularGridNumbering/HexGridNumbering);
             # raw row 0 is the top row (number rows[1]), so the offset makes the top name rows[1].
-            max_rows = math.floor(self.size[1] / DX + 0.5)
+            max_rows = math.floor(self.size[1] / self._hex_width() + 0.5)
             v_off = b.rows[1] - max_rows
             v_desc = "true"
         sep = "." if g.scheme == "map-column.row" else ""
         fmt = (b.id + "$gridLocation$") if g.scheme == "map-column.row" else "$gridLocation$"
-        numbering = {
+        return {
             "first": first, "sep": sep,
             "hType": h_type, "hLeading": str(h_lead), "hOff": str(h_off), "hDescend": "false",
             "vType": v_type, "vLeading": str(v_lead), "vOff": str(v_off), "vDescend": v_desc,
             "stagger": "false", "locationFormat": fmt, "visible": "false",
             "fontSize": "9", "color": "0,0,0", "rotateText": "0", "hDrawOff": "0", "vDrawOff": "0",
         }
-        return grid, numbering
+
+
+def _num(v: float) -> str:
+    """A HexGrid spacing as VASSAL reads it (Double.valueOf): to a millionth of a pixel."""
+    return repr(round(v, 6))
+
+
+@dataclass(frozen=True)
+class ArtLayout(BoardLayout):
+    """A board whose image is the author's (art.yaml): the image's own size, each hex where the board's
+    registration (validator/art.py) puts it, and a HexGrid calibrated to them, so that VASSAL's location
+    names and snapping fall on the printed hexes.
+
+    HexGrid takes its origin in whole pixels (HexGrid.setAttribute reads x0/y0 as Integer) and its
+    spacings as doubles: the spacings are the registration's, the origin within a pixel of its raw hex
+    (0, 0), chosen so that the points VASSAL snaps to (truncated to whole pixels) lie within a pixel, or two
+    in the shifted columns (VASSAL truncates their half-hex offset too), of the exact centres. `centre` is where VASSAL puts a piece dropped
+    on the hex (HexGrid.hexPointCenterFromRawIndex), which is where the set-ups place them;
+    `exact_centre` the registration's own, for drawing."""
+    reg: Optional[Registration] = None
+    image_size: tuple[int, int] = (0, 0)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image_size
+
+    @property
+    def scale(self) -> float:
+        """How many times the drawn board's size the art's hexes are (across the flats)."""
+        return self.reg.across_flats / DY
+
+    @property
+    def across_flats(self) -> float:
+        return self.reg.across_flats
+
+    def exact_centre(self, column: int, row: int) -> tuple[float, float]:
+        return self.reg.centre(column, row)
+
+    def centre(self, column: int, row: int) -> tuple[int, int]:
+        return gridrule.snap_point(self.vassal_grid()[0], *self.exact_centre(column, row))
+
+    def polygon(self, column: int, row: int, inset: float = 0.0) -> list[tuple[float, float]]:
+        x, y = self.exact_centre(column, row)
+        return self.grid.corners(x, y, self.reg.s_major * 2 / 3 - inset, self.reg.s_minor / 2 - inset)
+
+    def _hex_width(self) -> float:
+        return self.reg.s_major
+
+    def _grid_geometry(self, k: int) -> tuple[str, str, str, str]:
+        (a0, _), (m0, m1) = self._major_minor()
+        first, even = self._at(a0, m0), self._at(a0 + k, m1 if self.north else m0)
+        u0 = first[0] - k * self.reg.s_major
+        # the first whole pixel past the exact origin: VASSAL truncates the points it snaps to
+        return (str(math.floor(u0) + 1), str(math.floor(even[1]) + 1), _num(self.reg.s_major),
+                _num(self.reg.s_minor))
+
+    def _at(self, major: int, minor: int) -> tuple[float, float]:
+        """The exact centre of hex (major, minor) as (along major, along minor)."""
+        c, r = (minor, major) if self.sideways else (major, minor)
+        x, y = self.exact_centre(c, r)
+        return (y, x) if self.sideways else (x, y)
 
 
 def layout_for(game, board: Board) -> BoardLayout:
+    """The drawn board's layout (what hexforge's own board image has)."""
     return BoardLayout(game.grid, board, game.rows_increase == "north")
+
+
+def placed_layout(game, board: Board) -> BoardLayout:
+    """The layout a board has in the module: its art's (the image and registration of art.yaml), else the drawn one."""
+    reg = registration(game, board.id)
+    if not isinstance(reg, Registration):
+        return layout_for(game, board)
+    art = game.board_art(board.id)
+    return ArtLayout(game.grid, board, game.rows_increase == "north", reg, art.image.size)
+
+
+def placed_layouts(game) -> dict[str, BoardLayout]:
+    return {b.id: placed_layout(game, b) for b in game.grid.boards}
+
+
+def piece_px(game) -> int:
+    """The pieces' size in the module: COUNTER_PX, three quarters of a drawn hex; where the first board
+    has art, the same share of its hexes (art and drawn counters alike)."""
+    for b in game.grid.boards:
+        lay = placed_layout(game, b)
+        if isinstance(lay, ArtLayout):
+            return max(8, round(COUNTER_PX * lay.scale))
+    return COUNTER_PX
 
 
 def board_slots(grid: Grid, board_ids: Optional[list[str]] = None) -> dict[str, tuple[int, int]]:
@@ -169,10 +278,12 @@ def board_slots(grid: Grid, board_ids: Optional[list[str]] = None) -> dict[str, 
     return {b.id: (cols.index(b.origin[0]), rows.index(b.origin[1])) for b in boards}
 
 
-def board_offsets(grid: Grid, board_ids: Optional[list[str]] = None) -> dict[str, tuple[int, int]]:
-    """Pixel offset of each board in the VASSAL map (Map.getLocation: sums of widths to the left)."""
+def board_offsets(grid: Grid, board_ids: Optional[list[str]] = None,
+                  layouts: Optional[dict] = None) -> dict[str, tuple[int, int]]:
+    """Pixel offset of each board in the VASSAL map (Map.getLocation: sums of widths to the left), the
+    boards as `layouts` has them (by default drawn)."""
     slots = board_slots(grid, board_ids)
-    lay = {b.id: BoardLayout(grid, b) for b in grid.boards}
+    lay = layouts or {b.id: BoardLayout(grid, b) for b in grid.boards}
     out = {}
     for bid, (cx, cy) in slots.items():
         x = sum(lay[o].size[0] for o, (ox, oy) in slots.items() if oy == cy and ox < cx)

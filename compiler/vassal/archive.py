@@ -1,7 +1,8 @@
 """A zip archive (.vmod, .vsav, .vlog) read safely: in memory, by entry name (nothing is ever
 extracted to a path the archive names), with the entry count, each entry's declared size (by kind of
 entry) and the total bounded before anything is decompressed, and every read capped. Kept apart from
-the XML and piece readers so that streaming a log's commands (`logstream`) imports no XML code.
+the XML and piece readers so that streaming a log's commands (`logstream`) imports no XML code: an
+entry is parsed as XML by `reader.read_xml(archive, name)`.
 """
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from typing import Iterator
 from .encoding import ReadError, deobfuscate
 
 MAX_ENTRIES = 50_000
-MAX_ENTRY_BYTES = 64 * 1024 * 1024         # an image: the largest board PNGs are a few MiB
+MAX_ENTRY_BYTES = 64 * 1024 * 1024         # any other entry: a drawn board PNG is a few MiB
+MAX_IMAGE_ENTRY_BYTES = 512 * 1024 * 1024  # an author's board scan (validator.images.MAX_IMAGE_BYTES)
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg")
 MAX_XML_BYTES = 16 * 1024 * 1024           # buildFile.xml of the largest module is 400 KiB
 MAX_TEXT_BYTES = 64 * 1024 * 1024          # a savedGame: a long log is a few MiB
 MAX_TOTAL_BYTES = 1024 * 1024 * 1024
@@ -50,6 +53,8 @@ def _limit_for(name: str) -> int:
         return MAX_XML_BYTES
     if name == "savedGame":
         return MAX_TEXT_BYTES
+    if name.lower().endswith(IMAGE_SUFFIXES):
+        return MAX_IMAGE_ENTRY_BYTES
     return MAX_ENTRY_BYTES
 
 
@@ -108,10 +113,6 @@ class Archive:
         if len(data) > info.file_size:
             raise ReadError(f"entry {name!r} is larger than declared")
         return data
-
-    def read_xml(self, name: str):
-        from .reader import parse_xml          # lxml only where XML is read
-        return parse_xml(self.read(name), name)
 
     def read_text(self, name: str) -> str:
         """An entry as UTF-8 text (a `!VCSK` stream deobfuscated first)."""

@@ -42,16 +42,17 @@ def _map_helpers(m, name: str) -> None:
                                           "counterReportFormat": "$PieceName$"})
 
 
-def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: Optional[dict],
-              charts: list[tuple[str, str]], setups: list[tuple[str, str]], module_version: str) -> bytes:
-    """board_images/sizes/grids: by board id (grid = (HexGrid attrs, numbering attrs)).
-    reinf: {'image', 'size', 'zones': [(name, path)]} or None. charts: (name, image file).
-    setups: (menu name, file)."""
-    sl = slots(game)
+_REPORTS = {"moveWithinFormat": "$pieceName$ moves $previousLocation$ -> $location$ *",
+            "moveToFormat": "$pieceName$ moves $previousLocation$ -> $location$ *",
+            "createFormat": "$pieceName$ created in $location$ *", "changeFormat": "$message$"}
+
+
+def _module_root(game, n_slots: int, module_version: str):
+    """The GameModule and the components before the maps (GlobalOptions among them)."""
     root = etree.Element("VASSAL.build.GameModule", {
         "name": game.title, "version": module_version,
         "description": " ".join(x for x in (game.publisher, game.series) if x) or game.title,
-        "VassalVersion": VASSAL_VERSION, "nextPieceSlotId": str(len(sl) + 1)})
+        "VassalVersion": VASSAL_VERSION, "nextPieceSlotId": str(n_slots + 1)})
     _el(root, P + "BasicCommandEncoder")
     _el(root, P + "Documentation")
     roster = _el(root, P + "PlayerRoster", {"buttonText": "Retire", "buttonToolTip": "Switch sides"})
@@ -63,22 +64,27 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
     # after the maps are built, and a map built while "single window" reads false is never shown
     # (seen with the engine: the Main Map got no window at all)
     _el(root, P + "GlobalOptions")
-
     protos = _el(root, P + "PrototypesContainer")
     for name, desc, definition in prototypes(game):
         _el(protos, P + "PrototypeDefinition", {"name": name, "description": desc}, definition)
+    return root
 
-    # the main map: every board, joined as the origins say
+
+def _board_picker(m):
+    return _el(m, MAPP + "BoardPicker", {"title": "Choose Boards", "slotWidth": "350", "slotHeight": "125",
+                                         "slotScale": "0.2", "boardPrompt": "Select board"})
+
+
+def _main_map(root, game, board_images: dict, board_sizes: dict, grids: dict) -> None:
+    """The main map: every board, joined as the origins say, each with its HexGrid and numbering."""
     m = _el(root, P + "Map", {"mapName": MAIN_MAP, "allowMultiple": "false", "backgroundcolor": "255,255,255",
                               "buttonName": "", "icon": "", "launch": "false", "markMoved": "Always",
                               "markUnmovedIcon": "", "markUnmovedText": "", "markUnmovedTooltip": "",
                               "edgeWidth": "0", "edgeHeight": "0", "hotkey": "",
-                              "moveWithinFormat": "$pieceName$ moves $previousLocation$ -> $location$ *",
-                              "moveToFormat": "$pieceName$ moves $previousLocation$ -> $location$ *",
-                              "createFormat": "$pieceName$ created in $location$ *",
-                              "changeFormat": "$message$", "showKey": "", "hideKey": ""})
-    bp = _el(m, MAPP + "BoardPicker", {"title": "Choose Boards", "slotWidth": "350", "slotHeight": "125",
-                                       "slotScale": "0.2", "boardPrompt": "Select board"})
+                              "moveWithinFormat": _REPORTS["moveWithinFormat"], "moveToFormat": _REPORTS["moveToFormat"],
+                              "createFormat": _REPORTS["createFormat"], "changeFormat": _REPORTS["changeFormat"],
+                              "showKey": "", "hideKey": ""})
+    bp = _board_picker(m)
     cells = board_slots(game.grid)
     setup_tokens = [MAIN_MAP + "BoardPicker"]
     for b in game.grid.boards:
@@ -94,29 +100,34 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
         _el(ge, MAPP + "boardPicker.board.mapgrid.HexGridNumbering", n_attrs)
     _map_helpers(m, MAIN_MAP)
 
-    if reinf is not None:
-        rm = _el(root, P + "Map", {"mapName": REINF_MAP, "allowMultiple": "false",
-                                   "backgroundcolor": "255,255,255", "buttonName": "Reinforcements",
-                                   "launch": "true", "markMoved": "Never", "edgeWidth": "0", "edgeHeight": "0",
-                                   "moveWithinFormat": "$pieceName$ moves $previousLocation$ -> $location$ *",
-                                   "moveToFormat": "$pieceName$ moves $previousLocation$ -> $location$ *",
-                                   "createFormat": "$pieceName$ created in $location$ *",
-                                   "changeFormat": "$message$", "tooltip": "Reinforcements and holding boxes"})
-        rbp = _el(rm, MAPP + "BoardPicker", {"title": "Choose Boards", "slotWidth": "350",
-                                             "slotHeight": "125", "slotScale": "0.2",
-                                             "boardPrompt": "Select board"})
-        _el(rbp, "setup", text=encode([REINF_MAP + "BoardPicker", REINF_MAP, "0", "0"], "\t"))
-        w, h = reinf["size"]
-        rb = _el(rbp, MAPP + "boardPicker.Board", {"name": REINF_MAP, "image": reinf["image"],
-                                                    "reversible": "false", "width": str(w), "height": str(h)})
-        zg = _el(rb, MAPP + "boardPicker.board.ZonedGrid")
-        for zname, path in reinf["zones"]:
-            _el(zg, MAPP + "boardPicker.board.mapgrid.Zone",
-                {"name": zname, "path": path, "locationFormat": "$name$", "useParentGrid": "false",
-                 "useHighlight": "false", "highlightProperty": ""})
-        _map_helpers(rm, REINF_MAP)
 
-    # palettes: side, then formation
+def _reinforcements_map(root, reinf: dict) -> None:
+    """The Reinforcements map: one board whose zones are the holding boxes."""
+    rm = _el(root, P + "Map", {"mapName": REINF_MAP, "allowMultiple": "false",
+                               "backgroundcolor": "255,255,255", "buttonName": "Reinforcements",
+                               "launch": "true", "markMoved": "Never", "edgeWidth": "0", "edgeHeight": "0",
+                               **_REPORTS, "tooltip": "Reinforcements and holding boxes"})
+    rbp = _board_picker(rm)
+    _el(rbp, "setup", text=encode([REINF_MAP + "BoardPicker", REINF_MAP, "0", "0"], "\t"))
+    w, h = reinf["size"]
+    rb = _el(rbp, MAPP + "boardPicker.Board", {"name": REINF_MAP, "image": reinf["image"],
+                                                "reversible": "false", "width": str(w), "height": str(h)})
+    zg = _el(rb, MAPP + "boardPicker.board.ZonedGrid")
+    for zname, path in reinf["zones"]:
+        _el(zg, MAPP + "boardPicker.board.mapgrid.Zone",
+            {"name": zname, "path": path, "locationFormat": "$name$", "useParentGrid": "false",
+             "useHighlight": "false", "highlightProperty": ""})
+    _map_helpers(rm, REINF_MAP)
+
+
+def _piece_slot(panel, x, traits, piece_px: int) -> None:
+    _el(panel, "VASSAL.build.widget.PieceSlot",
+        {"entryName": x.name, "gpid": x.gpid, "width": str(piece_px), "height": str(piece_px)},
+        add_piece(None, T.piece_type(traits), T.piece_state(traits)))
+
+
+def _palettes(root, game, sl: list, piece_px: int) -> None:
+    """The Counters window: a tab per side, a panel per formation (independents last), then the markers."""
     pw = _el(root, P + "PieceWindow", {"name": "Counters", "entryName": "Counters", "hidden": "false",
                                        "scale": "1.0", "text": "Counters", "tooltip": "Counter palette",
                                        "icon": "", "hotkey": ""})
@@ -134,22 +145,17 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
                         {"entryName": form_name.get(fid, fid) if fid else "Independent",
                          "fixed": "false", "nColumns": "6", "scale": "1.0", "vert": "false"})
             for x in items:
-                u = game.unit(x.ref)
-                tr = unit_traits(game, u, gpid=x.gpid)
-                _el(panel, "VASSAL.build.widget.PieceSlot",
-                    {"entryName": x.name, "gpid": x.gpid, "width": str(COUNTER_PX), "height": str(COUNTER_PX)},
-                    add_piece(None, T.piece_type(tr), T.piece_state(tr)))
+                _piece_slot(panel, x, unit_traits(game, game.unit(x.ref), gpid=x.gpid), piece_px)
     mk = [x for x in sl if x.kind == "marker"]
     if mk:
         panel = _el(tabs, "VASSAL.build.widget.PanelWidget", {"entryName": "Markers", "fixed": "false",
                                                               "nColumns": "6", "scale": "1.0", "vert": "false"})
         mby = {mm.id: mm for mm in game.markers}
         for x in mk:
-            tr = marker_traits(game, mby[x.ref], gpid=x.gpid)
-            _el(panel, "VASSAL.build.widget.PieceSlot",
-                {"entryName": x.name, "gpid": x.gpid, "width": str(COUNTER_PX), "height": str(COUNTER_PX)},
-                add_piece(None, T.piece_type(tr), T.piece_state(tr)))
+            _piece_slot(panel, x, marker_traits(game, mby[x.ref], gpid=x.gpid), piece_px)
 
+
+def _dice(root, game) -> None:
     for dd in game.dice:
         _el(root, P + "DiceButton", {
             "name": dd.name, "text": dd.name, "tooltip": f"Roll {dd.name}", "icon": "", "hotkey": "",
@@ -157,34 +163,60 @@ def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: O
             "addToTotal": "0", "reportTotal": "false", "prompt": "false", "sortDice": "false",
             "keepDice": "false", "reportFormat": "** $name$ = $result$ *** <$PlayerName$>"})
 
-    if game.turns:
-        # two levels when the tree has a sequence of play: the phase is the turn level's sub-level, so
-        # Next steps through the phases and rolls over into the next turn (ListTurnLevel.advance), and
-        # every TURN command a log records names the phase
-        tt = _el(root, P + "turn.TurnTracker", {
-            "name": "Turn", "buttonText": "Turn", "tooltip": "Turn track", "icon": "", "hotkey": "",
-            "turnFormat": "Turn $level1$ - $level2$" if game.phases else "Turn $level1$",
-            "reportFormat": "<$PlayerId$> Turn Updated from $oldTurn$ to $newTurn$"})
-        level = _el(tt, P + "turn.ListTurnLevel", {
-            "property": "Turn", "turnFormat": "$value$", "configList": "false", "configFirst": "false",
-            "prompt": "", "list": encode([turn_label(t) for t in game.turns], ",")})
-        if game.phases:
-            _el(level, P + "turn.ListTurnLevel", {
-                "name": "Phase", "property": "Phase", "turnFormat": "$value$", "configList": "false",
-                "configFirst": "false", "prompt": "", "list": encode(phase_labels(game), ",")})
 
-    if charts:
-        cw = _el(root, P + "ChartWindow", {"name": "Charts", "text": "Charts", "tooltip": "Charts and tables",
-                                           "hotkey": "", "icon": "", "description": "Charts and tables"})
-        tw = _el(cw, "VASSAL.build.widget.TabWidget", {"entryName": "Charts"})
-        for name, fn in charts:
-            _el(tw, "VASSAL.build.widget.Chart", {"chartName": name, "fileName": fn, "description": name})
+def _turn_tracker(root, game) -> None:
+    """Two levels when the tree has a sequence of play: the phase is the turn level's sub-level, so Next
+    steps through the phases and rolls over into the next turn (ListTurnLevel.advance), and every TURN
+    command a log records names the phase."""
+    if not game.turns:
+        return
+    tt = _el(root, P + "turn.TurnTracker", {
+        "name": "Turn", "buttonText": "Turn", "tooltip": "Turn track", "icon": "", "hotkey": "",
+        "turnFormat": "Turn $level1$ - $level2$" if game.phases else "Turn $level1$",
+        "reportFormat": "<$PlayerId$> Turn Updated from $oldTurn$ to $newTurn$"})
+    level = _el(tt, P + "turn.ListTurnLevel", {
+        "property": "Turn", "turnFormat": "$value$", "configList": "false", "configFirst": "false",
+        "prompt": "", "list": encode([turn_label(t) for t in game.turns], ",")})
+    if game.phases:
+        _el(level, P + "turn.ListTurnLevel", {
+            "name": "Phase", "property": "Phase", "turnFormat": "$value$", "configList": "false",
+            "configFirst": "false", "prompt": "", "list": encode(phase_labels(game), ",")})
 
-    if setups:
-        menu = _el(root, P + "PredefinedSetup", {"name": "Scenarios", "isMenu": "true", "useFile": "false",
-                                                 "file": "", "description": "Scenario set-ups"})
-        for name, fn in setups:
-            _el(menu, P + "PredefinedSetup", {"name": name, "file": fn, "useFile": "true", "isMenu": "false",
-                                              "description": name})
 
+def _charts_window(root, charts: list[tuple[str, str]]) -> None:
+    if not charts:
+        return
+    cw = _el(root, P + "ChartWindow", {"name": "Charts", "text": "Charts", "tooltip": "Charts and tables",
+                                       "hotkey": "", "icon": "", "description": "Charts and tables"})
+    tw = _el(cw, "VASSAL.build.widget.TabWidget", {"entryName": "Charts"})
+    for name, fn in charts:
+        _el(tw, "VASSAL.build.widget.Chart", {"chartName": name, "fileName": fn, "description": name})
+
+
+def _setups_menu(root, setups: list[tuple[str, str]]) -> None:
+    if not setups:
+        return
+    menu = _el(root, P + "PredefinedSetup", {"name": "Scenarios", "isMenu": "true", "useFile": "false",
+                                             "file": "", "description": "Scenario set-ups"})
+    for name, fn in setups:
+        _el(menu, P + "PredefinedSetup", {"name": name, "file": fn, "useFile": "true", "isMenu": "false",
+                                          "description": name})
+
+
+def build_xml(game, board_images: dict, board_sizes: dict, grids: dict, reinf: Optional[dict],
+              charts: list[tuple[str, str]], setups: list[tuple[str, str]], module_version: str,
+              piece_px: int = COUNTER_PX) -> bytes:
+    """board_images/sizes/grids: by board id (grid = (HexGrid attrs, numbering attrs)).
+    reinf: {'image', 'size', 'zones': [(name, path)]} or None. charts: (name, image file).
+    setups: (menu name, file). piece_px: the counters' size in the palette."""
+    sl = slots(game)
+    root = _module_root(game, len(sl), module_version)
+    _main_map(root, game, board_images, board_sizes, grids)
+    if reinf is not None:
+        _reinforcements_map(root, reinf)
+    _palettes(root, game, sl, piece_px)
+    _dice(root, game)
+    _turn_tracker(root, game)
+    _charts_window(root, charts)
+    _setups_menu(root, setups)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)

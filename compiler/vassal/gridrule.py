@@ -88,6 +88,37 @@ def hex_location_name(grid: dict, numbering: dict, x: int, y: int, board_size: t
             .replace("$column$", col_name))
 
 
+def _frame(grid: dict) -> tuple[bool, int, int, float, float]:
+    """(sideways, x0, y0, dx, dy) of a HexGrid's attributes, as HexGrid.setAttribute reads them."""
+    dy = float(grid.get("dy", "64.0"))
+    return (grid.get("sideways", "false") == "true", int(grid.get("x0", "0")), int(grid.get("y0", "32")),
+            float(grid.get("dx", str(math.sqrt(3) / 2 * dy))), dy)
+
+
+def raw_index(grid: dict, x: float, y: float) -> tuple[int, int]:
+    """HexGrid.getRawColumn / getRawRow of a point (board coordinates)."""
+    sideways, x0, y0, dx, dy = _frame(grid)
+    if sideways:
+        x, y = y, x
+    nx = math.floor((x - x0) / dx + 0.5)
+    ny = java_round((y - y0) / dy) if java_rem(java_round((x - x0) / dx), 2) == 0 else java_round((y - y0 - dy / 2) / dy)
+    return nx, ny
+
+
+def raw_centre(grid: dict, nx: int, ny: int) -> tuple[int, int]:
+    """The point VASSAL snaps a piece to in raw hex (nx, ny): HexGrid.hexPointCenterFromRawIndex, with
+    Java's truncating int casts (odd raw columns half a hex, truncated, lower)."""
+    sideways, x0, y0, dx, dy = _frame(grid)
+    x = int(dx * nx + x0)
+    y = int(dy * ny + y0) if java_rem(nx, 2) == 0 else int(dy * ny + int(dy / 2) + y0)
+    return (y, x) if sideways else (x, y)
+
+
+def snap_point(grid: dict, x: float, y: float) -> tuple[int, int]:
+    """Where VASSAL puts a piece dropped at or near a hex centre: the centre of its raw hex."""
+    return raw_centre(grid, *raw_index(grid, x, y))
+
+
 def point_in_polygon(x: float, y: float, pts: list[tuple[int, int]]) -> bool:
     inside = False
     n = len(pts)

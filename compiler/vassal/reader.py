@@ -16,9 +16,11 @@ from typing import Optional
 
 from lxml import etree
 
+from validator.position import Where
+
 from . import gridrule
 from .archive import (  # noqa: F401  (re-exported: the module and save readers' one archive)
-    MAX_ARCHIVE_BYTES, MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_TEXT_BYTES, MAX_TOTAL_BYTES, MAX_XML_BYTES, XML_ENTRIES,
+    MAX_ARCHIVE_BYTES, MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_IMAGE_ENTRY_BYTES, MAX_TEXT_BYTES, MAX_TOTAL_BYTES, MAX_XML_BYTES, XML_ENTRIES,
     Archive, _decoding, _limit_for,
 )
 from .encoding import ReadError, decode, decode_command, parse_add_piece
@@ -49,6 +51,11 @@ def parse_xml(data: bytes, entry: str = "XML") -> etree._Element:
     if doc.doctype or doc.internalDTD is not None or doc.externalDTD is not None:
         raise ReadError(f"{entry}: XML with a DOCTYPE (and so perhaps entities) is refused")
     return root
+
+
+def read_xml(archive: Archive, name: str) -> etree._Element:
+    """An entry of the archive, parsed as plain XML (`parse_xml`)."""
+    return parse_xml(archive.read(name), name)
 
 
 # -- saved games ----------------------------------------------------------------------------------
@@ -97,10 +104,20 @@ def decode_saved_game(text: str, entry: str = "savedGame") -> SavedGame:
     return SavedGame(cmds, pieces, stacks, others)
 
 
+def board_layouts(saved: SavedGame) -> dict[str, list[tuple[str, int, int]]]:
+    """Map name -> the boards (name, column, row) the saved game's BoardPicker commands lay out on it."""
+    out = {}
+    for c in saved.others:
+        if "BoardPicker\t" in c:
+            name, lay = parse_board_setup(c)
+            out[name[: -len("BoardPicker")]] = lay
+    return out
+
+
 def read_save(source) -> tuple[SavedGame, etree._Element]:
     a = source if isinstance(source, Archive) else Archive(source)
     text = a.read_text("savedGame")
-    meta = a.read_xml("savedata") if a.has("savedata") else None
+    meta = read_xml(a, "savedata") if a.has("savedata") else None
     return decode_saved_game(text), meta
 
 
@@ -116,6 +133,16 @@ class BoardInfo:
     grid: Optional[dict]
     numbering: Optional[dict]
     zones: list[dict] = field(default_factory=list)
+
+    def locate(self, x: int, y: int, map_name: str) -> Where:
+        """A point of this board (board pixels): the first Zone holding it, else its hex, else the map."""
+        if self.zones:
+            name = gridrule.zone_location_name(self.zones, x, y)
+            if name is not None:
+                return Where(box=name)
+        if self.grid is not None and self.numbering is not None:
+            return Where(hex=gridrule.hex_location_name(self.grid, self.numbering, x, y, (self.width, self.height)))
+        return Where(box=map_name)
 
 
 @dataclass
@@ -149,22 +176,23 @@ class Module:
             out[bname] = (x, y)
         return out
 
-    def location_name(self, map_name: str, layout: list[tuple[str, int, int]], x: int, y: int) -> Optional[str]:
-        """VASSAL's name for a map point (Map.findBoard, then the board's grid)."""
-        pos = self.board_positions(map_name, layout)
+    def locate(self, map_name: str, layout: list[tuple[str, int, int]], x: int, y: int,
+               positions: Optional[dict] = None) -> Where:
+        """Where a map point is, as VASSAL finds it (Map.findBoard, then the board's grid): a hex of a
+        HexGrid, a Zone (a box named as the zone), or, on a board without a grid or on no board, the map
+        itself (a box named as the map). `positions`: the boards' offsets, if already worked out."""
+        pos = positions if positions is not None else self.board_positions(map_name, layout)
         for bname, _, _ in layout:
             b = self.board(map_name, bname)
             bx, by = pos[bname]
             if bx <= x < bx + b.width and by <= y < by + b.height:
-                lx, ly = x - bx, y - by
-                if b.zones:
-                    n = gridrule.zone_location_name(b.zones, lx, ly)
-                    if n is not None:
-                        return n
-                if b.grid is not None and b.numbering is not None:
-                    return gridrule.hex_location_name(b.grid, b.numbering, lx, ly, (b.width, b.height))
-                return None
-        return None
+                return b.locate(x - bx, y - by, map_name)
+        return Where(box=map_name)
+
+    def location_name(self, map_name: str, layout: list[tuple[str, int, int]], x: int, y: int) -> str:
+        """The name of a map point: its hex, its zone, or the map's name (`locate`)."""
+        w = self.locate(map_name, layout, x, y)
+        return w.hex or w.box
 
 
 def parse_board_setup(text: str) -> tuple[str, list[tuple[str, int, int]]]:
@@ -189,8 +217,8 @@ def read_module(path) -> Module:
     a = Archive(path)
     if not a.has("buildFile.xml"):
         raise ReadError("no entry 'buildFile.xml': not a VASSAL module")
-    root = a.read_xml("buildFile.xml")
-    meta = a.read_xml("moduledata")
+    root = read_xml(a, "buildFile.xml")
+    meta = read_xml(a, "moduledata")
     with _decoding("buildFile.xml"):
         return _module(a, root, meta)
 

@@ -9,7 +9,7 @@ GameModule.decode, BasicCommandEncoder, TurnTracker, PlayerRoster, ChangePropert
 
 A step token is a command tree (GameModule.decode); its leaves are `LOG<TAB><command>`. Each
 command kind has a handler (`_HANDLERS`) that updates the reader's view of the pieces and stacks and
-appends record events. Pixels become hex ids with the module's own grid (`gridrule`) and the board
+appends record events. Pixels become hex ids with the module's own grid (`reader.Module.locate`) and the board
 layout the log restores; a point in a Zone or on a map without a hex grid becomes a box.
 
 Bounded: the savedGame is streamed (`logstream`: decompressed, de-obfuscated and split chunk by
@@ -29,7 +29,6 @@ from validator.position import Counter, Position, Where
 from validator.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step,
                               TurnChanged)
 
-from . import gridrule
 from .encoding import decode
 from .logstream import commands, saved_game_tokens
 from .reader import Archive, Module, ReadError, parse_board_setup, parse_xml, read_module
@@ -78,19 +77,7 @@ class Geometry:
         layout = self.layouts[map_name]
         if map_name not in self._origins:
             self._origins[map_name] = m.board_positions(map_name, layout)
-        for bname, _, _ in layout:
-            b = m.board(map_name, bname)
-            bx, by = self._origins[map_name][bname]
-            if bx <= x < bx + b.width and by <= y < by + b.height:
-                lx, ly = x - bx, y - by
-                if b.zones:
-                    name = gridrule.zone_location_name(b.zones, lx, ly)
-                    if name is not None:
-                        return Where(box=name)
-                if b.grid is not None and b.numbering is not None:
-                    return Where(hex=gridrule.hex_location_name(b.grid, b.numbering, lx, ly, (b.width, b.height)))
-                return Where(box=map_name)
-        return Where(box=map_name)
+        return m.locate(map_name, layout, x, y, self._origins[map_name])
 
 
 # -- the reader's view of pieces --------------------------------------------------------------------
