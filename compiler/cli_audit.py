@@ -263,13 +263,9 @@ def _module_name(mod) -> Optional[str]:
 
 def _read(game, log: Path, mod):
     if log.suffix.lower() in (".yaml", ".yml"):
-        from validator.record_yaml import RecordError, record_from_yaml
+        from validator.record_yaml import RecordError, read_record
         try:
-            text = log.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise _Unreadable(f"cannot read: {e}")
-        try:
-            return record_from_yaml(text, str(log))
+            return read_record(log)
         except RecordError as e:
             raise _Unreadable(f"{e.loc}: {e.message}" + (f" ({e.help})" if e.help else ""))
     from compiler.vassal.vlog import LogReadError, read_log

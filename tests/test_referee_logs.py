@@ -136,7 +136,10 @@ def test_cli_bad_logs_are_reported_and_the_others_audited():
 def test_cli_wrong_module_is_a_located_error_not_a_traceback():
     res = run("source/aachen", LOGS / "aachen_legal.vlog", "--module", LOGS / "ardennes2.vmod")
     assert res.exit_code == 2
-    assert "does not fit the module 'Ardennes II 1.0'" in res.output
+    assert ("aachen_legal.vlog: error: cannot audit: the log lays out board 'aachen' on map 'Main Map', which "
+            "module 'Ardennes II 1.0' does not have (its boards on 'Main Map': A, B); pass the module the log was "
+            "played with (--module)\n") in res.output
+    assert "KeyError" not in res.output
 
 
 def test_cli_without_module_says_what_to_do(tmp_path, monkeypatch):
