@@ -2,7 +2,7 @@
 
 Logs are audited one per process with `--jobs N` (the output keeps the order they were given in);
 `--chain` compares each log's start with the previous log's end; `--report DIR` writes an HTML page
-per log and an index, the whole folder put in place at once. The parts are in compiler/audit/.
+per log and an index into a folder of its own (compiler/report_dir.py). The parts are in compiler/audit/.
 
 Exit status: 0 no violation (warnings and notes allowed), 1 violations, 2 cannot run (no tree, no
 module, an unreadable log; the other logs are still audited and reported): the worst over the logs.
@@ -22,16 +22,19 @@ def run_audit(path: Path, logs: tuple, module: Optional[Path], scenario: Optiona
     from compiler.audit.running import audit_batch, prepare
     needs_module = module is not None or any(not str(x).lower().endswith((".yaml", ".yml")) for x in logs)
     setup = AuditSetup(Path(path), as_printed, module, scenario, needs_module)
+    report_error = None
     try:
         prepare(setup)                        # the tree and module, once, before any worker starts
         if report is not None:
             from compiler.audit.report import audit_with_report
-            results = audit_with_report(setup, logs, report, jobs, chain)
+            results, report_error = audit_with_report(setup, logs, report, jobs, chain)
         else:
             results = audit_batch(setup, logs, jobs, chain)
     except CannotRun as e:
         return _cannot(str(e))
     click.echo(render(results, fmt, quiet), nl=False)
+    if report_error is not None:              # the findings are printed all the same
+        return max(_cannot(report_error), exit_status(results))
     if report is not None:
         click.echo(f"report: {report / 'index.html'}", err=True)
     return exit_status(results)

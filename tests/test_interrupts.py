@@ -165,3 +165,13 @@ def test_sigterm_while_the_module_is_written_leaves_no_temporary_file(tmp_path):
                                                         for p in out.iterdir()))
     assert res.returncode == 143 and res.stderr.endswith(SAID[signal.SIGTERM]), res
     assert _temporaries(tmp_path) == [] and not (out / "meuse.vmod").exists()
+
+
+@needs_logs
+def test_sigterm_during_an_audit_with_a_report_leaves_no_staging_folder(long_logs, tmp_path):
+    out = tmp_path / "report"
+    res = _terminated_when(["audit", ROOT / "source" / "aachen", long_logs[0], "--module", LOGS / "aachen.vmod",
+                            "--report", out], tmp_path,
+                           lambda: out.is_dir() and any(p.name.startswith(".hexforge-report-") for p in out.iterdir()))
+    assert res.returncode == 143 and res.stderr.endswith(SAID[signal.SIGTERM]), res
+    assert _temporaries(tmp_path) == [] and not out.exists()        # the folder it made for the report, gone too

@@ -1,34 +1,48 @@
-"""`--report DIR`: the logs audited with a page each written into a new folder, then `index.html`; the
-folder put in `DIR`'s place whole (the pages themselves are compiler/audit_report.py's)."""
+"""`--report DIR`: the logs audited with a page each, then `index.html`, all written into a staging folder
+that compiler/report_dir.py commits into `DIR` (the pages themselves are compiler/audit_report.py's). The
+findings are the run's whatever happens to the report: a folder that is refused, or a report that cannot
+be written, is said beside them."""
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Optional
 
 from .running import audit_batch
-from .setup import AuditSetup, CannotRun, LogResult, loaded
-
-REPORT_FILES = (".html", ".png")           # what a report folder may hold: it is replaced whole
+from .setup import AuditSetup, LogResult, loaded
 
 
-def audit_with_report(setup: AuditSetup, logs: tuple, report: Path, jobs: int, chain: bool) -> list[LogResult]:
-    """Audit and write a page per log and index.html into a new folder that replaces `report` whole."""
-    from compiler.atomic import atomic_dir
+def audit_with_report(setup: AuditSetup, logs: tuple, report: Path, jobs: int,
+                      chain: bool) -> tuple[list[LogResult], Optional[str]]:
+    """The results, and why the report could not be written (None: it was)."""
+    from compiler.report_dir import ReportFolderError, report_folder
+    results: Optional[list[LogResult]] = None
+    try:
+        with report_folder(report) as staging:
+            results = _audit_into(setup, logs, staging, jobs, chain)
+    except ReportFolderError as e:
+        if results is None:                    # refused before any log was audited: audit them without pages
+            results = audit_batch(setup, logs, jobs, chain)
+        return results, str(e)
+    return results, None
+
+
+def _audit_into(setup: AuditSetup, logs: tuple, staging: Path, jobs: int, chain: bool) -> list[LogResult]:
     from compiler.audit_report import write_index
+    from compiler.report_dir import ReportFolderError
     game, _ = loaded(setup)
     names = page_names(logs)
+    with_report = replace(setup, report_dir=staging)
+    if chain:                                  # the chain's findings go on the pages: compare first
+        first = audit_batch(setup, logs, jobs, chain=True)
+        results = audit_batch(with_report, logs, jobs, False, names, [r.chain for r in first])
+    else:
+        results = audit_batch(with_report, logs, jobs, False, names)
     try:
-        with atomic_dir(report, lambda n: n.endswith(REPORT_FILES)) as tmp:
-            with_report = replace(setup, report_dir=tmp)
-            if chain:                          # the chain's findings go on the pages: compare first
-                first = audit_batch(setup, logs, jobs, chain=True)
-                results = audit_batch(with_report, logs, jobs, False, names, [r.chain for r in first])
-            else:
-                results = audit_batch(with_report, logs, jobs, False, names)
-            write_index(tmp, f"Audit: {game.title}", [index_entry(r) for r in results])
+        write_index(staging, f"Audit: {game.title}", [index_entry(r) for r in results])
     except OSError as e:
-        raise CannotRun(f"cannot write the report to {report}: {e.strerror or e}")
+        raise ReportFolderError(f"cannot write the report's index: {e.strerror or e}") from None
     return results
 
 
