@@ -15,6 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if "HEXFORGE_CACHE_DIR" not in os.environ:
     os.environ["HEXFORGE_CACHE_DIR"] = tempfile.mkdtemp(prefix="hexforge-test-cache-")
     atexit.register(shutil.rmtree, os.environ["HEXFORGE_CACHE_DIR"], True)
+# and the key that seals them (validator.cache_dir.key_dir) to one of its own, not the user's
+if "XDG_STATE_HOME" not in os.environ:
+    os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="hexforge-test-state-")
+    atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
 MINI = ROOT / "tests" / "fixtures" / "mini"
 SOURCE = ROOT / "source"
 sys.path.insert(0, str(ROOT))
