@@ -109,13 +109,14 @@ def schema(directory: Path) -> None:
 def list_checks(fmt: str) -> None:
     """List every diagnostic code: reading, tree checks and the referee's rules."""
     from validator.codes import all_codes
+    from validator.diagnostics import SHOWN
     codes = all_codes()
     if fmt == "json":
-        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "kind": c.kind,
+        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": SHOWN[c.severity], "kind": c.kind,
                                 "help": c.help} for c in codes.values()], indent=1))
         return
     for c in codes.values():
-        click.echo(f"{c.code}  {c.severity:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
+        click.echo(f"{c.code}  {SHOWN[c.severity]:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
 
 
 def _checked_game(path: Path):

@@ -277,7 +277,7 @@ def test_a_saved_game_is_audited_as_a_log_without_steps(tmp_path):
     assert res.exit_code == 0, res.stdout
     (log,) = json.loads(res.stdout)["logs"]
     assert (log["scenario"], log["steps"], log["scenario_score"]) == ("aachen", 0, 1.0)
-    assert [d["code"] for d in log["diagnostics"] if d["severity"] != "info"] == []
+    assert [d["code"] for d in log["diagnostics"] if d["severity"] != "note"] == []
 
 
 def test_a_log_of_another_module_version_is_warned_about(tmp_path):

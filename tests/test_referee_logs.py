@@ -88,7 +88,7 @@ def test_cli_text_like_a_compiler():
     assert ("aachen_violations.vlog: step 4 (turn 1, US Movement Phase, announced at step 1): error[HF1101] "
             "(rule 4.1) German 1-1-7 infantry moves 1226 -> 1227") in res.output
     assert "  = help: move a side's units only in that side's movement phases" in res.output
-    assert "info[" not in res.output
+    assert "note[" not in res.output and "info[" not in res.output
 
 
 def test_cli_json_contract():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from validator.diagnostics import SHOWN
+
 
 def where(f) -> str:
     """Where a finding is, in the log's terms: its step, turn and phase, or the start position."""
@@ -31,7 +33,7 @@ def render_text(results: list, quiet: bool) -> str:
             if quiet and f.severity == "info":
                 continue
             rule = f" (rule {f.rule})" if f.rule else ""
-            lines.append(f"{name}: {where(f)}: {f.severity}[{f.code}]{rule} {f.message}")
+            lines.append(f"{name}: {where(f)}: {SHOWN[f.severity]}[{f.code}]{rule} {f.message}")
             lines.append(f"  = help: {f.help}")
         lines.append(_log_summary(name, a, totals))
     bad = sum(1 for r in results if r.error)
