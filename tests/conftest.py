@@ -63,3 +63,16 @@ def copy_game(tmp_path, name: str) -> Tree:
     dst = tmp_path / name
     shutil.copytree(src, dst)
     return Tree(dst)
+
+
+@pytest.fixture(scope="session")
+def aachen_record() -> str:
+    """A legal YAML game record of Aachen: the scenario's set-up and one chat line (audited in a moment)."""
+    from tests.referee_records import Log, setup_position
+    from validator.loader import load_game
+    from validator.record_yaml import record_to_yaml
+    game = load_game(SOURCE / "aachen")[0]
+    pos, _ = setup_position(game, "aachen")
+    log = Log(pos)
+    log.chat("US movement phase, GT 1")
+    return record_to_yaml(log.record("game.yaml"))

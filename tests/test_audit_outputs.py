@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import pytest
 from click.testing import CliRunner
 
 from compiler.cli import main
@@ -18,25 +17,13 @@ AACHEN = ROOT / "source" / "aachen"
 URI_CHARS = re.compile(r"^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-F]{2})*$")      # RFC 3986, section 2
 
 
-@pytest.fixture(scope="module")
-def legal() -> str:
-    from tests.referee_records import Log, setup_position
-    from validator.loader import load_game
-    from validator.record_yaml import record_to_yaml
-    game = load_game(AACHEN)[0]
-    pos, _ = setup_position(game, "aachen")
-    log = Log(pos)
-    log.chat("US movement phase, GT 1")
-    return record_to_yaml(log.record("game.yaml"))
-
-
 def audit(*args):
     return CliRunner().invoke(main, ["audit", str(AACHEN), *map(str, args)])
 
 
-def test_a_note_is_a_note_in_every_output(tmp_path, legal):
+def test_a_note_is_a_note_in_every_output(tmp_path, aachen_record):
     rec = tmp_path / "game.yaml"
-    rec.write_text(legal, encoding="utf-8")
+    rec.write_text(aachen_record, encoding="utf-8")
     text = audit(rec).stdout
     assert "game.yaml: start position: note[HF1006] (rule 14.0) scenario inferred from the start position" in text
     assert "info[" not in text and text.endswith("1 log(s): 0 error(s), 0 warning(s), 3 note(s)\n")
@@ -61,16 +48,16 @@ def test_a_check_says_note_as_the_audit_does():
     assert ": note[HF" in text and ": info[" not in text
 
 
-def test_sarif_names_each_log_by_a_uri(tmp_path, legal, monkeypatch):
+def test_sarif_names_each_log_by_a_uri(tmp_path, aachen_record, monkeypatch):
     """Spaces, '#' and non-ASCII percent-encoded, relative to %SRCROOT% under the working folder; a log
     elsewhere by an absolute file URI; a log that cannot be audited located the same way."""
     work = tmp_path / "work"
     (work / "my logs").mkdir(parents=True)
     inside = work / "my logs" / "turn #1 é.yaml"
-    inside.write_text(legal, encoding="utf-8")
+    inside.write_text(aachen_record, encoding="utf-8")
     (tmp_path / "other place").mkdir()
     outside = tmp_path / "other place" / "50% #2.yaml"
-    outside.write_text(legal, encoding="utf-8")
+    outside.write_text(aachen_record, encoding="utf-8")
     broken = work / "broken log.yaml"
     broken.write_text("steps: [\n", encoding="utf-8")
     monkeypatch.chdir(work)

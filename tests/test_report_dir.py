@@ -22,24 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 AACHEN = ROOT / "source" / "aachen"
 
 
-@pytest.fixture(scope="module")
-def legal() -> str:
-    """A legal game record of Aachen: the scenario's set-up and a chat line (audited in a moment, one page)."""
-    from tests.referee_records import Log, setup_position
-    from validator.loader import load_game
-    from validator.record_yaml import record_to_yaml
-    game = load_game(AACHEN)[0]
-    pos, _ = setup_position(game, "aachen")
-    log = Log(pos)
-    log.chat("US movement phase, GT 1")
-    return record_to_yaml(log.record("game.yaml"))
-
-
 @pytest.fixture
-def record(legal):
+def record(aachen_record):
     def write(tmp_path: Path, name: str = "game.yaml") -> Path:
         p = tmp_path / name
-        p.write_text(legal, encoding="utf-8")
+        p.write_text(aachen_record, encoding="utf-8")
         return p
     return write
 

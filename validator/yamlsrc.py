@@ -260,17 +260,21 @@ class EventReader:
         """The keys of the mapping entered, with where each one's value starts; the caller reads each value."""
         seen: dict = {}
         while not isinstance(self._event(peek=True), yaml.MappingEndEvent):
-            knode = self._event()
-            if not isinstance(knode, yaml.ScalarEvent):
-                raise SourceError("HF002", "mapping keys must be plain scalars", _loc(self.file, knode.start_mark))
-            key = self._scalar(knode)
-            if key in seen:
-                raise SourceError("HF002", f"duplicate key {key!r} (first at line {seen[key]})",
-                                  _loc(self.file, knode.start_mark),
-                                  "YAML would silently keep only the last value; remove or rename one of them")
-            seen[key] = knode.start_mark.line + 1
-            yield key, self.loc()
+            yield self._key(seen), self.loc()
         self._event()
+
+    def _key(self, seen: dict):
+        """The next key of a mapping: a plain scalar its mapping has not had yet (`seen`: key -> its line)."""
+        knode = self._event()
+        if not isinstance(knode, yaml.ScalarEvent):
+            raise SourceError("HF002", "mapping keys must be plain scalars", _loc(self.file, knode.start_mark))
+        key = self._scalar(knode)
+        if key in seen:
+            raise SourceError("HF002", f"duplicate key {key!r} (first at line {seen[key]})",
+                              _loc(self.file, knode.start_mark),
+                              "YAML would silently keep only the last value; remove or rename one of them")
+        seen[key] = knode.start_mark.line + 1
+        return key
 
     def items(self):
         """Where each item of the sequence entered starts; the caller reads each item."""
@@ -324,17 +328,10 @@ class EventReader:
         return out
 
     def _mapping(self, ev, left: list, depth: int) -> LocMap:
-        out, keylocs = LocMap(), {}
+        out, keylocs, seen = LocMap(), {}, {}
         out.file, out.pos, out.keylocs = self.file, (ev.start_mark.line + 1, ev.start_mark.column + 1), keylocs
         while not isinstance(self._event(peek=True), yaml.MappingEndEvent):
-            knode = self._event()
-            if not isinstance(knode, yaml.ScalarEvent):
-                raise SourceError("HF002", "mapping keys must be plain scalars", _loc(self.file, knode.start_mark))
-            key = self._scalar(knode)
-            if key in keylocs:
-                raise SourceError("HF002", f"duplicate key {key!r} (first at line {out.at(key).line})",
-                                  _loc(self.file, knode.start_mark),
-                                  "YAML would silently keep only the last value; remove or rename one of them")
+            key = self._key(seen)
             keylocs[key] = self._event(peek=True).start_mark
             out[key] = self._value(left, depth + 1)
         self._event()
