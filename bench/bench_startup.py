@@ -42,6 +42,32 @@ def packages_at(rev: str | None, where: Path) -> Path:
     return where
 
 
+def side(tmp: Path, name: str, rev: str | None) -> str:
+    """The shell assignments that run hexforge from `rev`'s compiled packages (None: this working tree), with
+    a cache folder and a key folder of that side's own."""
+    slug = name.replace(" ", "-")
+    env = {"PYTHONPATH": str(packages_at(rev, tmp / slug)), "HEXFORGE_CACHE_DIR": str(tmp / f"cache-{slug}"),
+           "XDG_STATE_HOME": str(tmp / f"state-{slug}")}
+    return " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+
+
+def timed(runs: dict[str, str], rounds: int, cwd: Path, heading: str) -> None:
+    """Fill every side's caches with one run each, then time the commands interleaved round by round, and
+    print each one's median wall and CPU seconds and its peak RSS."""
+    for cmd in runs.values():
+        subprocess.run(cmd, shell=True, cwd=cwd, capture_output=True)
+    samples: dict[str, list] = {k: [] for k in runs}
+    for _ in range(rounds):
+        for name, cmd in runs.items():
+            samples[name].append(process_usage(cmd, cwd=cwd, shell=True))
+    print(f"{heading}; {rounds} runs, medians, whole processes, packages compiled as pip installs them "
+          f"(load average {os.getloadavg()[0]:.1f})")
+    print(f"  {'what':<40} {'wall s':>8} {'cpu s':>8} {'peak MB':>8}")
+    for name, s in samples.items():
+        print(f"  {name:<40} {statistics.median(x[0] for x in s):>8.3f} {statistics.median(x[1] for x in s):>8.3f} "
+              f"{max(x[2] for x in s) / 1024:>8.0f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--baseline", default="main", help="git revision to compare with")
@@ -54,27 +80,13 @@ def main() -> None:
     long_log(LOGS / "aachen_long_game.vlog", 0, log)
     py = shlex.quote(sys.executable)
     runs = {"python -c pass": f"{py} -c pass"}
-    for side, rev in ((f"baseline {a.baseline}", a.baseline), ("this tree", None)):
-        env = {"PYTHONPATH": str(packages_at(rev, tmp / side.replace(" ", "-"))),
-               "HEXFORGE_CACHE_DIR": str(tmp / f"cache-{side.replace(' ', '-')}"),
-               "XDG_STATE_HOME": str(tmp / f"state-{side.replace(' ', '-')}")}
-        assigns = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        runs[f"audit, 0 steps ({side})"] = (f"{assigns} {py} -m compiler.cli audit {shlex.quote(str(ROOT / 'source/aachen'))} "
+    for name, rev in ((f"baseline {a.baseline}", a.baseline), ("this tree", None)):
+        assigns = side(tmp, name, rev)
+        runs[f"audit, 0 steps ({name})"] = (f"{assigns} {py} -m compiler.cli audit {shlex.quote(str(ROOT / 'source/aachen'))} "
                                             f"{shlex.quote(str(log))} --module {shlex.quote(str(LOGS / 'aachen.vmod'))}")
-        runs[f"check ardennes2 ({side})"] = (f"{assigns} {py} -m compiler.cli check "
+        runs[f"check ardennes2 ({name})"] = (f"{assigns} {py} -m compiler.cli check "
                                              f"{shlex.quote(str(ROOT / 'source/ardennes2'))} -q")
-    for cmd in runs.values():                    # fill each side's caches
-        subprocess.run(cmd, shell=True, cwd=tmp, capture_output=True)
-    samples: dict[str, list] = {k: [] for k in runs}
-    for _ in range(a.runs):
-        for name, cmd in runs.items():
-            samples[name].append(process_usage(cmd, cwd=tmp, shell=True))
-    print(f"{a.runs} runs, medians, whole processes, packages compiled as pip installs them "
-          f"(load average {os.getloadavg()[0]:.1f})")
-    print(f"  {'what':<40} {'wall s':>8} {'cpu s':>8} {'peak MB':>8}")
-    for name, s in samples.items():
-        print(f"  {name:<40} {statistics.median(x[0] for x in s):>8.3f} {statistics.median(x[1] for x in s):>8.3f} "
-              f"{max(x[2] for x in s) / 1024:>8.0f}")
+    timed(runs, a.runs, tmp, "0-step audit and check")
     shutil.rmtree(tmp, ignore_errors=True)
 
 
