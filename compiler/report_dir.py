@@ -166,8 +166,13 @@ def _own_files(real: Path) -> dict[str, str]:
 @contextmanager
 def _locked(real: Path) -> Iterator[None]:
     """An exclusive lock on the folder itself (flock on its descriptor), released when the block ends;
-    where the file system has no locks, runs go on unlocked (each file still arrives by one rename)."""
-    import fcntl
+    where the file system (or the platform) has no locks, runs go on unlocked (each file still arrives by one
+    rename)."""
+    try:
+        import fcntl
+    except ImportError:                         # Windows
+        yield
+        return
     fd = os.open(real, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
         try:

@@ -42,7 +42,10 @@ def key_dir() -> Path:
 
 
 def _not_own(what: str, path, st: os.stat_result, private: bool = False) -> Optional[str]:
-    """Why a folder or file is not the user's own alone, or None. `private`: nobody else may read it either."""
+    """Why a folder or file is not the user's own alone, or None. `private`: nobody else may read it either.
+    (Where there are no POSIX owners and modes, on Windows, the seal alone decides.)"""
+    if not hasattr(os, "getuid"):
+        return None
     if st.st_uid != os.getuid():
         return f"{what} {path} belongs to another user (uid {st.st_uid})"
     if st.st_mode & (0o077 if private else 0o022):
