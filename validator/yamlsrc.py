@@ -89,12 +89,21 @@ def _text(node) -> str:
     return v
 
 
+class _NumberTooLong(Exception):
+    def __init__(self, node):
+        super().__init__(node.value[:20])
+        self.mark, self.length = node.start_mark, len(node.value)
+
+
 def _scalar(node):
     tag = node.tag
     if tag == _STR:
         return node.value if node.style != '"' else _text(node)  # most scalars: no call for plain text
     if tag == _INT:
-        return _SCALARS.construct_yaml_int(node)
+        try:
+            return _SCALARS.construct_yaml_int(node)
+        except ValueError:                 # more digits than Python turns into an int (4300)
+            raise _NumberTooLong(node) from None
     if tag == _FLOAT:
         return _SCALARS.construct_yaml_float(node)
     if tag == _BOOL:
@@ -193,6 +202,9 @@ def load_text(data: bytes, file: str):
         value = _build(node, file, [MAX_NODES])
     except _ForbiddenCharacter as e:
         raise _forbidden(file, _loc(file, e.mark), e.char) from None
+    except _NumberTooLong as e:
+        raise SourceError("HF006", f"a number of {e.length} characters, more digits than can be read",
+                          _loc(file, e.mark), "no printed value has so many digits; is this the right file?") from None
     except RecursionError:
         raise SourceError("HF001", "YAML nested too deeply", Loc(file, 1, 1)) from None
     if value is None:  # `null` or `~` alone: no data, as good as empty (callers take None as unreadable)
