@@ -9,22 +9,28 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from .interrupts import held
+
 
 @contextmanager
 def atomic_path(dest: Path) -> Iterator[Path]:
-    """A temporary path beside `dest`; renamed onto `dest` only if the block succeeds."""
+    """A temporary path beside `dest`; renamed onto `dest` only if the block succeeds. Ctrl-C or SIGTERM
+    wait while it is made and while it is removed (compiler/interrupts.py), so it never outlives the run."""
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path = None
     try:
+        with held():
+            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+            os.close(fd)
+            tmp_path = Path(tmp)
         yield tmp_path
         os.chmod(tmp_path, 0o644)
         os.replace(tmp_path, dest)
     finally:
-        if tmp_path.exists():
-            tmp_path.unlink()
+        with held():
+            if tmp_path is not None and tmp_path.exists():
+                tmp_path.unlink()
 
 
 def write_atomic(dest: Path, data: bytes) -> None:
@@ -45,14 +51,18 @@ def atomic_dir(dest: Path, replaceable: Callable[[str], bool]) -> Iterator[Path]
     if dest.exists() and not all(replaceable(n) for n in os.listdir(dest)):
         raise OSError(errno.ENOTEMPTY, "it holds files that are not charts; give a new or empty folder", str(dest))
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent))
+    tmp = None
     try:
+        with held():
+            tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent))
         yield tmp
         os.chmod(tmp, 0o755)
-        _swap_in(tmp, dest)
+        with held():
+            _swap_in(tmp, dest)
     finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+        with held():
+            if tmp is not None and tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _swap_in(new: Path, dest: Path) -> None:

@@ -1,7 +1,8 @@
 """The `hexforge` command: check, schema, build, charts, art, audit, replay.
 
 Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree),
-130 interrupted (Ctrl-C). No Python traceback reaches the user for bad input.
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM); either way nothing half-written is left. No Python
+traceback reaches the user for bad input.
 """
 from __future__ import annotations
 
@@ -40,11 +41,17 @@ def _counts(game) -> tuple[int, int, int]:
 
 
 class _Commands(click.Group):
-    """The command group; Ctrl-C ends a command with the shell's status for SIGINT, 130 (click says 1)."""
+    """The command group; Ctrl-C ends a command with the shell's status for SIGINT, 130 (click says 1), and
+    SIGTERM with the status for SIGTERM, 143, both by the same clean-up path (compiler/interrupts.py)."""
 
     def invoke(self, ctx: click.Context):
+        from compiler.interrupts import Terminated, stopped_by_signals
         try:
-            return super().invoke(ctx)
+            with stopped_by_signals():
+                return super().invoke(ctx)
+        except Terminated:
+            click.echo("\nhexforge: terminated; nothing half-written was left", err=True)
+            sys.exit(143)
         except KeyboardInterrupt:
             click.echo("\nhexforge: interrupted; nothing half-written was left", err=True)
             sys.exit(130)
@@ -102,13 +109,14 @@ def schema(directory: Path) -> None:
 def list_checks(fmt: str) -> None:
     """List every diagnostic code: reading, tree checks and the referee's rules."""
     from validator.codes import all_codes
+    from validator.diagnostics import SHOWN
     codes = all_codes()
     if fmt == "json":
-        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": c.severity, "kind": c.kind,
+        click.echo(json.dumps([{"code": c.code, "name": c.name, "severity": SHOWN[c.severity], "kind": c.kind,
                                 "help": c.help} for c in codes.values()], indent=1))
         return
     for c in codes.values():
-        click.echo(f"{c.code}  {c.severity:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
+        click.echo(f"{c.code}  {SHOWN[c.severity]:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
 
 
 def _checked_game(path: Path):

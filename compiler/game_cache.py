@@ -3,23 +3,25 @@ schema-checking and building the tree again (and importing what that takes) at e
 
 The key covers everything the model is made from: the paths and bytes of every file under the tree and
 hexforge's own source with the libraries' versions (`compiler.stamp`'s digests, which include Python's
-version), and whether errata are applied. An entry is the key, then a pickle of the model, in the user's
-cache directory (`validator.cache_dir`, beside the compiled schema validators), one per tree and
-errata flag (at most MAX_ENTRIES of them): a changed tree replaces its entry. A missing, unreadable, oversized, damaged or stale entry
-means the tree is loaded again; a cache that cannot be written is skipped. Only a tree that loads without
-errors is kept, so a cached run never hides a finding of `hexforge check`'s loader.
+version), and whether errata are applied. An entry is the key, then the model as plain values
+(compiler/model_data.py: marshal of lists, strings and numbers, never pickle, so reading one runs no code),
+in the user's cache directory (`validator.cache_dir`, beside the compiled schema validators), one per tree
+and errata flag (at most MAX_ENTRIES of them): a changed tree replaces its entry. An entry is read only where
+`validator.cache_dir.read_entry` trusts it (the user's own folder and file, writable by no one else, sealed
+with the user's key). A missing, untrusted, oversized, damaged or stale entry means the tree is loaded again;
+a cache that cannot be written is skipped. Only a tree that loads without errors is kept, so a cached run
+never hides a finding of `hexforge check`'s loader.
 """
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 from pathlib import Path
 from typing import Optional
 
 MAX_ENTRY_BYTES = 64 * 1024 * 1024               # a bigger entry is not read (the tree is loaded instead)
 MAX_ENTRIES = 32                                 # trees kept; writing one more drops the least recently written
-FORMAT = b"hexforge-game 1\n"
+FORMAT = b"hexforge-game 2\n"                    # 2: the model as plain values (1 was a pickle)
+SUFFIX = ".model"
 
 
 def load_game_kept(tree: Path, apply_errata: bool) -> tuple:
@@ -51,49 +53,43 @@ def _key(tree: Path, apply_errata: bool) -> Optional[bytes]:
 def _entry(tree: Path, apply_errata: bool) -> Path:
     from validator.cache_dir import cache_dir
     name = hashlib.sha256(f"{Path(tree).resolve()}\0{apply_errata}".encode()).hexdigest()[:32]
-    return cache_dir() / "games" / f"{name}.pickle"
+    return cache_dir() / "games" / f"{name}{SUFFIX}"
 
 
 def _read(entry: Path, key: bytes):
+    from validator.cache_dir import read_entry
     head = FORMAT + key + b"\n"
+    data = read_entry(entry, MAX_ENTRY_BYTES)
+    if data is None or not data.startswith(head):
+        return None                                  # no entry, or another version of the tree or of hexforge
+    from compiler.model_data import from_bytes
     try:
-        if entry.stat().st_size > MAX_ENTRY_BYTES:
-            return None
-        data = entry.read_bytes()
-    except OSError:
-        return None
-    if not data.startswith(head):
-        return None                                  # another version of the tree, or of hexforge
-    try:
-        return pickle.loads(data[len(head):])
-    except Exception:                                # a damaged entry is no entry
+        return from_bytes(data[len(head):])
+    except ValueError:                               # a damaged entry is no entry
         return None
 
 
 def _write(entry: Path, key: bytes, game) -> None:
-    import tempfile
+    from compiler.model_data import to_bytes
+    from validator.cache_dir import write_entry
     try:
-        data = FORMAT + key + b"\n" + pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
-        if len(data) > MAX_ENTRY_BYTES:
-            return
-        entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{entry.name}.", dir=entry.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, entry)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        data = FORMAT + key + b"\n" + to_bytes(game)
+    except (TypeError, ValueError, RecursionError):
+        return                                       # a model holding what cannot be kept as data
+    if len(data) <= MAX_ENTRY_BYTES and write_entry(entry, data):
         _prune(entry)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        pass
 
 
 def _prune(written: Path) -> None:
     """At most MAX_ENTRIES trees kept, the one just written among them (temporary copies of trees would
-    otherwise pile up); the others by how recently they were written."""
-    others = sorted((p for p in written.parent.glob("*.pickle") if p != written),
-                    key=lambda p: p.stat().st_mtime_ns, reverse=True)
-    for old in others[max(MAX_ENTRIES - 1, 0):]:
-        old.unlink(missing_ok=True)
+    otherwise pile up); the others by how recently they were written. Entries of the earlier format (pickles)
+    go too: they are never read."""
+    try:
+        for old in written.parent.glob("*.pickle"):
+            old.unlink(missing_ok=True)
+        others = sorted((p for p in written.parent.glob(f"*{SUFFIX}") if p != written),
+                        key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in others[max(MAX_ENTRIES - 1, 0):]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass

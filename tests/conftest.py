@@ -15,6 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if "HEXFORGE_CACHE_DIR" not in os.environ:
     os.environ["HEXFORGE_CACHE_DIR"] = tempfile.mkdtemp(prefix="hexforge-test-cache-")
     atexit.register(shutil.rmtree, os.environ["HEXFORGE_CACHE_DIR"], True)
+# and the key that seals them (validator.cache_dir.key_dir) to one of its own, not the user's
+if "XDG_STATE_HOME" not in os.environ:
+    os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="hexforge-test-state-")
+    atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
 MINI = ROOT / "tests" / "fixtures" / "mini"
 SOURCE = ROOT / "source"
 sys.path.insert(0, str(ROOT))
@@ -59,3 +63,16 @@ def copy_game(tmp_path, name: str) -> Tree:
     dst = tmp_path / name
     shutil.copytree(src, dst)
     return Tree(dst)
+
+
+@pytest.fixture(scope="session")
+def aachen_record() -> str:
+    """A legal YAML game record of Aachen: the scenario's set-up and one chat line (audited in a moment)."""
+    from tests.referee_records import Log, setup_position
+    from validator.loader import load_game
+    from validator.record_yaml import record_to_yaml
+    game = load_game(SOURCE / "aachen")[0]
+    pos, _ = setup_position(game, "aachen")
+    log = Log(pos)
+    log.chat("US movement phase, GT 1")
+    return record_to_yaml(log.record("game.yaml"))

@@ -90,6 +90,16 @@ def test_alias_bomb_is_refused(mini):
     assert r.exit_code == 1 and "HF006" in r.output
 
 
+def test_a_number_of_5000_digits_is_located(mini):
+    """Was a traceback (Python reads at most 4300 digits as an int)."""
+    mini.text("game.yaml", (mini.path / "game.yaml").read_text(encoding="utf-8") + "\nextra: " + "9" * 5000 + "\n")
+    r = run("check", mini.path)
+    line = (mini.path / "game.yaml").read_text(encoding="utf-8").count("\n")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert (f"game.yaml:{line}:8: error[HF006] a number of 5000 characters, more digits than can be read\n"
+            "  = help: no printed value has so many digits; is this the right file?") in r.output
+
+
 def _digest(root):
     h = hashlib.sha256()
     for dp, _, fs in sorted(os.walk(root)):

@@ -37,7 +37,7 @@ def test_checks_listing_has_stable_unique_codes():
     rows = json.loads(r.output)
     codes = [x["code"] for x in rows]
     assert len(codes) == len(set(codes)) >= 40
-    assert all(x["help"] and x["severity"] in ("error", "warning", "info") for x in rows)
+    assert all(x["help"] and x["severity"] in ("error", "warning", "note") for x in rows)
 
 
 def test_json_output_contract(tmp_path):

@@ -73,7 +73,7 @@ def test_report_pages_show_each_violation_with_a_map_picture(tmp_path):
     timeline = [li.get("value") for li in page.iter("li") if li.get("class") == "flagged"]
     assert {"3", "4"} <= set(timeline)
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["index.html", "aachen_violations.html", "aachen_legal.html", *pictures])
+        [".hexforge-report", "index.html", "aachen_violations.html", "aachen_legal.html", *pictures])
 
 
 def test_report_picture_draws_the_move_and_rings_the_hex(tmp_path):
@@ -277,7 +277,7 @@ def test_a_saved_game_is_audited_as_a_log_without_steps(tmp_path):
     assert res.exit_code == 0, res.stdout
     (log,) = json.loads(res.stdout)["logs"]
     assert (log["scenario"], log["steps"], log["scenario_score"]) == ("aachen", 0, 1.0)
-    assert [d["code"] for d in log["diagnostics"] if d["severity"] != "info"] == []
+    assert [d["code"] for d in log["diagnostics"] if d["severity"] != "note"] == []
 
 
 def test_a_log_of_another_module_version_is_warned_about(tmp_path):

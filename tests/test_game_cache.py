@@ -65,14 +65,16 @@ def test_errata_applied_and_as_printed_are_kept_apart(cache, monkeypatch):
     assert game_cache.load_game_kept(tree, apply_errata=True)[0] == applied
 
 
-@pytest.mark.parametrize("damage", [b"", b"hexforge-game 1\n", b"not a pickle at all",
-                                    b"hexforge-game 1\n" + b"0" * 64 + b"\n\x80\x05garbage"])
+@pytest.mark.parametrize("damage", [b"", b"hexforge-game 2\n", b"not a model at all",
+                                    b"hexforge-game 2\n" + b"0" * 64 + b"\n\x80\x05garbage"])
 def test_a_damaged_or_foreign_entry_is_no_entry(cache, tree, damage):
     fresh = game_cache.load_game_kept(tree, apply_errata=True)[0]
     [entry] = (cache / "games").iterdir()
     entry.write_bytes(damage)
     assert game_cache.load_game_kept(tree, apply_errata=True)[0] == fresh
-    assert entry.read_bytes().startswith(game_cache.FORMAT)   # written again, whole
+    from validator.cache_dir import DIGEST_BYTES, SEAL
+    written = entry.read_bytes()                              # written again, whole
+    assert written.startswith(SEAL) and written[len(SEAL) + DIGEST_BYTES:].startswith(game_cache.FORMAT)
 
 
 def test_a_tree_with_errors_is_not_kept(cache, tree):
@@ -111,16 +113,15 @@ def test_at_most_so_many_trees_are_kept(cache, tmp_path, monkeypatch):
 
 def test_a_kept_model_says_where_its_values_were_written():
     """The raw mappings the model keeps (a rule the model has no field for) still name the line and column
-    of each value once read back: positions are pickled as (line, column) pairs, not as PyYAML's marks, and
+    of each value once read back: positions are kept as (line, column) pairs, not as PyYAML's marks, and
     give the same Locs."""
-    import pickle
-
+    from compiler.model_data import from_bytes, to_bytes
     from validator.located import LocMap
     game = loader.load_game(ROOT / "source" / "bulge")[0]
     rule = game.rules.other["road_movement"]
     keys = list(rule)
     assert isinstance(rule, LocMap) and keys and not isinstance(rule.keylocs[keys[0]], tuple)  # a mark, as read
-    back = pickle.loads(pickle.dumps(game)).rules.other["road_movement"]
+    back = from_bytes(to_bytes(game)).rules.other["road_movement"]
     assert all(isinstance(p, tuple) for p in back.keylocs.values())
     assert back.loc == rule.loc and [back.at(k) for k in keys] == [rule.at(k) for k in keys]
     assert rule.at(keys[0]).line > 1

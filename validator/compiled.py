@@ -1,19 +1,23 @@
 """Compiled schema validators, generated once per schema and kept in the user's cache directory.
 
 fastjsonschema turns a schema into Python source; generating and compiling that source for the ten
-file kinds costs more than checking a whole game, at every start of `hexforge`. So the compiled code
+file kinds costs about as much as checking a whole game, at every start of `hexforge`. So the compiled code
 object is stored (marshal) under `$HEXFORGE_CACHE_DIR`, else `$XDG_CACHE_HOME/hexforge`, else
 `~/.cache/hexforge`, in a file named by a hash of the schema itself, fastjsonschema's version and the
 interpreter's version: an edited schema, a new library or a new Python finds no entry and compiles
 afresh, so an entry is never stale. The package directory is never written (it may be read-only);
 an unwritable cache directory or an unreadable entry only costs the compilation, never the result.
+
+What is kept is code, and code is run only if hexforge wrote it for this user: an entry is read through
+`validator.cache_dir.read_entry`, which trusts it only in a folder of the user's own, in a file of the
+user's own, writable by no one else, sealed with the user's secret key (a planted or copied entry is passed
+over, and said so). The code cannot be kept as data; what can, the loaded trees, is (compiler/game_cache.py).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import marshal
-import os
 import re
 import sys
 from pathlib import Path
@@ -21,10 +25,10 @@ from typing import Callable, Optional
 
 import fastjsonschema
 
-from .cache_dir import cache_dir
+from .cache_dir import cache_dir, read_entry, write_entry
 
 # Bump when the way code is generated here changes (options below), so old entries are not used.
-GENERATOR = "2"
+GENERATOR = "3"                 # 3: entries sealed (validator.cache_dir)
 
 # fastjsonschema names array items in its messages with '"...[{data_x}]".format(**locals())', at every
 # item; locals() copies a generated function's hundreds of variables each time. The same string as an
@@ -55,28 +59,22 @@ def _compile(schema: dict, name: str):
     return compile(without_locals_format(source), f"<compiled schema {name}>", "exec")
 
 
+MAX_ENTRY_BYTES = 16 * 1024 * 1024        # a compiled validator (the largest is about 110 KB)
+
+
 def _read(path: Path):
+    data = read_entry(path, MAX_ENTRY_BYTES)
+    if data is None:
+        return None
     try:
-        return marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
+        return marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
         return None
 
 
 def _write(path: Path, code) -> None:
     """Write whole or not at all; a cache that cannot be written is skipped silently."""
-    import tempfile  # only a cache miss writes: with shutil and random it costs a start-up 6 ms
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps(code))
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except OSError:
-        pass
+    write_entry(path, marshal.dumps(code))
 
 
 def entry_path(schema: dict, name: str, root: Optional[Path] = None) -> Path:

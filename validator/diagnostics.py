@@ -10,6 +10,9 @@ from .frozen import frozen
 from .model import Loc
 
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
+# How a severity is named in every output (text, JSON, SARIF, the HTML report, `hexforge checks`): "note", as
+# rustc and ruff say it and as SARIF's levels are. The registry and a tree's `gaps` keep the value "info".
+SHOWN: dict[str, str] = {"error": "error", "warning": "warning", "info": "note"}
 
 
 @frozen
@@ -33,7 +36,7 @@ class Diagnostic:
     def as_json(self) -> dict:
         return {
             "code": self.code,
-            "severity": self.severity,
+            "severity": SHOWN[self.severity],
             "message": self.message,
             "help": self.help,
             "file": self.loc.file,
@@ -48,13 +51,13 @@ class Diagnostic:
 class Summary:
     errors: int = 0
     warnings: int = 0
-    infos: int = 0
+    notes: int = 0
     files: int = 0
     units: int = 0
     hexes: int = 0
 
     def as_json(self) -> dict:
-        return {"errors": self.errors, "warnings": self.warnings, "infos": self.infos,
+        return {"errors": self.errors, "warnings": self.warnings, "notes": self.notes,
                 "files": self.files, "units": self.units, "hexes": self.hexes}
 
 
@@ -66,7 +69,7 @@ def summarise(diags: Iterable[Diagnostic], files: int = 0, units: int = 0, hexes
         elif d.severity == "warning":
             s.warnings += 1
         else:
-            s.infos += 1
+            s.notes += 1
     return s
 
 
@@ -89,13 +92,13 @@ _RESET = "\033[0m"
 def render_text(diags: list[Diagnostic], summary: Summary, colour: bool = False) -> str:
     lines = []
     for d in diags:
-        sev = f"{_COLOURS[d.severity]}{d.severity}{_RESET}" if colour else d.severity
+        sev = f"{_COLOURS[d.severity]}{SHOWN[d.severity]}{_RESET}" if colour else SHOWN[d.severity]
         where = str(d.loc) if d.loc.file else "<tree>"
         lines.append(f"{where}: {sev}[{d.code}] {d.message}")
         if d.help:
             lines.append(f"  = help: {d.help}")
     lines.append(
-        f"{summary.errors} error(s), {summary.warnings} warning(s), {summary.infos} note(s) "
+        f"{summary.errors} error(s), {summary.warnings} warning(s), {summary.notes} note(s) "
         f"in {summary.files} file(s); {summary.units} unit(s), {summary.hexes} hex(es)"
     )
     return "\n".join(lines) + "\n"

@@ -21,7 +21,7 @@ from typing import Iterator
 from .encoding import ESC, OBFUSCATION_HEADER, decode
 from .archive import Archive, ReadError
 
-MAX_TOKEN_CHARS = 64 * 1024 * 1024        # one step (or the restore snapshot) at most this long
+MAX_TOKEN_CHARS = 4 * 1024 * 1024         # one step (or the restore snapshot: 332 KB for Ardennes II's 486 pieces)
 MAX_DEPTH = 64                            # command nesting
 CHUNK_BYTES = 1 << 20
 LOG_PREFIX = "LOG\t"

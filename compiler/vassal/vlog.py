@@ -13,8 +13,11 @@ appends record events. Pixels become hex ids with the module's own grid (`reader
 layout the log restores; a point in a Zone or on a map without a hex grid becomes a box.
 
 Bounded: the savedGame is streamed (`logstream`: decompressed, de-obfuscated and split chunk by
-chunk, each command and nesting depth bounded). Player ids in `M/` and `PLAYER` commands are
-passwords: they are mapped to opaque labels and never kept.
+chunk, each command and nesting depth bounded), and every number read from it that sizes later work
+(steps, events, pieces, dice and their faces, pixel positions, board layouts) is held to the bounds
+of `validator.record_limits` as it is read: past one, the log is refused at that step, naming the
+bound (docs/limits.md). Player ids in `M/` and `PLAYER` commands are passwords: they are mapped to
+opaque labels and never kept.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from typing import Callable, Optional
 
 from lxml import etree
 
+from validator import record_limits as limits
 from validator.position import Counter, Position, Where
 from validator.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step,
                               TurnChanged)
@@ -34,6 +38,10 @@ from .logstream import commands, saved_game_tokens
 from .reader import Archive, Module, ReadError, parse_board_setup, parse_xml, read_module
 from .traits import decode_piece
 
+
+
+MAX_LAYOUT_CELL = 64                       # a board's column or row in a map's board layout
+MAX_WARNINGS = 1000                        # what the reader could not map, kept per log (the rest are dropped)
 
 
 class LogReadError(ReadError):
@@ -57,6 +65,9 @@ class Geometry:
         self._origins: dict[str, dict] = {}
 
     def set_layout(self, map_name: str, layout: list[tuple[str, int, int]]) -> None:
+        """The boards the log lays out on a map; each must be a board of the module's map."""
+        if self.module is not None:
+            _check_layout(self.module, map_name, layout)
         self.layouts[map_name] = layout
         self._cache.clear()
         self._origins.pop(map_name, None)
@@ -78,6 +89,25 @@ class Geometry:
         if map_name not in self._origins:
             self._origins[map_name] = m.board_positions(map_name, layout)
         return m.locate(map_name, layout, x, y, self._origins[map_name])
+
+
+def _check_layout(module: Module, map_name: str, layout: list[tuple[str, int, int]]) -> None:
+    """A log played with another module names boards this one does not have (a ReadError saying which)."""
+    known = [b.name for b in module.boards if b.map == map_name]
+    for bname, cx, cy in layout:
+        if bname not in known:
+            where = f"its boards on {map_name!r}: {', '.join(known)}" if known else f"it has no map {map_name!r}"
+            raise ReadError(f"the log lays out board {bname!r} on map {map_name!r}, which module "
+                            f"{_module_title(module)!r} does not have ({where}); pass the module the log "
+                            "was played with (--module)")
+        if not (0 <= cx <= MAX_LAYOUT_CELL and 0 <= cy <= MAX_LAYOUT_CELL):
+            raise ReadError(f"board {bname!r} is laid out at column {cx}, row {cy} of map {map_name!r}: "
+                            f"a layout has at most {MAX_LAYOUT_CELL} boards each way")
+
+
+def _module_title(module: Module) -> str:
+    name, version = module.metadata.findtext("name"), module.metadata.findtext("version")
+    return f"{name} {version}" if name and version else (name or "unnamed")
 
 
 # -- the reader's view of pieces --------------------------------------------------------------------
@@ -167,7 +197,7 @@ class _Reader:
         return self._units
 
     def warn(self, msg: str) -> None:
-        if len(self.warnings) < 1000:
+        if len(self.warnings) < MAX_WARNINGS:
             self.warnings.append(f"step {self.step}: {msg}" if self.step else msg)
 
     def where_of(self, p: _Piece) -> Where:
@@ -194,7 +224,34 @@ class _Reader:
 # -- command handlers: one per kind ---------------------------------------------------------------
 
 def _int(s: str) -> int:
-    return int(s) if s.lstrip("-").isdigit() else 0
+    return int(s) if s.lstrip("-").isdigit() and len(s) <= limits.MAX_NUMBER_CHARS else 0
+
+
+def _pixels(*values: int) -> None:
+    for v in values:
+        if abs(v) > limits.MAX_PIXEL:
+            raise ReadError(f"a piece at pixel {v}: a position is at most {limits.MAX_PIXEL} pixels either way")
+
+
+def _coordinates(fields: list[str]) -> Optional[tuple[int, ...]]:
+    """Pixel positions as written; None if one is not a number (the command is skipped), a ReadError
+    if one is out of bounds."""
+    for f in fields:
+        if len(f) > limits.MAX_NUMBER_CHARS + 1 and f.strip().lstrip("+-").isdigit():
+            raise ReadError(f"a piece at a pixel position of {len(f)} digits; a position is at most "
+                            f"{limits.MAX_PIXEL} pixels either way")
+    try:
+        out = tuple(int(f) for f in fields)
+    except ValueError:
+        return None
+    _pixels(*out)
+    return out
+
+
+def _new_piece(r: _Reader, pid: str) -> None:
+    if pid not in r.pieces and len(r.pieces) >= limits.MAX_PIECES:
+        raise ReadError(f"more than {limits.MAX_PIECES} pieces in play: a log puts at most {limits.MAX_PIECES} "
+                        "in play")
 
 
 def _add_piece(r: _Reader, cmd: str) -> None:
@@ -215,6 +272,8 @@ def _add_piece(r: _Reader, cmd: str) -> None:
         r.warn(f"piece {pid} cannot be decoded ({e}); skipped")
         return
     b = traits[-1]
+    _pixels(b["x"], b["y"])
+    _new_piece(r, pid)
     p = _Piece(pid, typ, _counter(pid, traits), None if b["map"] in ("", "null") else b["map"], b["x"], b["y"])
     _check_unit(r, p.counter, traits)
     r.detach(pid)
@@ -226,11 +285,11 @@ def _add_piece(r: _Reader, cmd: str) -> None:
 def _add_stack(r: _Reader, pid: str, state: str) -> None:
     """Stack state: map;x;y;id...;@@layer. Its pieces leave whatever stack they were in."""
     st = decode(state, ";")
-    try:
-        x, y = int(st[1]), int(st[2])
-    except (ValueError, IndexError):
+    xy = _coordinates(st[1:3]) if len(st) >= 3 else None
+    if xy is None:
         r.warn(f"stack {pid} without a position is skipped")
         return
+    x, y = xy
     s = r.stacks[pid] = _Stack(pid, st[0] or None, x, y, [])
     pieces = r.pieces
     for i in st[3:]:
@@ -288,11 +347,11 @@ def _move_piece(r: _Reader, cmd: str) -> None:
     if len(t) < 9:
         r.warn("a MovePiece command with fewer than 9 fields is skipped")
         return
-    try:
-        nx, ny, ox, oy = int(t[2]), int(t[3]), int(t[6]), int(t[7])
-    except ValueError:
+    xy = _coordinates([t[2], t[3], t[6], t[7]])
+    if xy is None:
         r.warn("a MovePiece command with a non-numeric position is skipped")
         return
+    nx, ny, ox, oy = xy
     if len(t) > 9 and t[9]:
         mover = r.label(t[9])              # the password itself goes no further
         r.mover = r.mover or mover
@@ -342,6 +401,9 @@ def _move_stack(r: _Reader, s: _Stack, new_map: Optional[str], x: int, y: int, u
 _DICE_REPORT = re.compile(r"^\*+ ?(?P<name>\S.*?) = (?P<result>-?\d+(?:\s*,\s*-?\d+)*) \*+ <(?P<player>[^>]*)>\s*$")
 _PLAYER_CHAT = re.compile(r"^<(?P<player>[^>]*)> - (?P<text>.*)$", re.S)
 _DICE_NAME = re.compile(r"^(\d+)d(\d+)$")
+# the longest report a roll within the bounds gives ("*** <name> = <faces> *** <player>"); a longer
+# line is chat that merely holds " = ", and is not matched against the report's pattern
+_MAX_REPORT_CHARS = 3 * limits.MAX_NAME_CHARS + (limits.MAX_NUMBER_CHARS + 3) * limits.MAX_DICE
 
 
 def _dice_shape(r: _Reader, name: str) -> tuple[int, int]:
@@ -349,6 +411,9 @@ def _dice_shape(r: _Reader, name: str) -> tuple[int, int]:
     shape = r.dice.get(name)
     if shape is None:
         shape = next(((d.count, d.sides) for d in getattr(r.game, "dice", ()) or () if d.name == name), None)
+        problem = limits.dice_problem(name, *(shape or ()))
+        if problem:
+            raise ReadError(problem)
         if shape is None:
             m = _DICE_NAME.match(name)
             shape = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
@@ -362,6 +427,9 @@ def _roll(r: _Reader, name: str, faces: tuple[int, ...], total: Optional[int]) -
     they were before the roll: that is no roll."""
     if r.undo:
         return
+    problem = limits.faces_problem(faces, total)
+    if problem:
+        raise ReadError(f"die button {name[:limits.MAX_NAME_CHARS]!r}: {problem}")
     at = r.rolls.get(name)
     if at is not None:
         prev = r.events[at]
@@ -379,6 +447,11 @@ def _roll(r: _Reader, name: str, faces: tuple[int, ...], total: Optional[int]) -
 
 
 def _faces(text: str) -> Optional[tuple[int, ...]]:
+    """The faces a die report or a `_result` property lists; None if it lists no numbers. Bounded before
+    it is split: a roll has at most MAX_DICE faces of at most MAX_NUMBER_CHARS digits each."""
+    if text.count(",") >= limits.MAX_DICE or len(text) > (limits.MAX_NUMBER_CHARS + 2) * limits.MAX_DICE:
+        raise ReadError(f"a roll of {text.count(',') + 1} faces in {len(text)} characters; a roll has at most "
+                        f"{limits.MAX_DICE} dice, of at most {limits.MAX_NUMBER_CHARS} digits each")
     try:
         return tuple(int(x) for x in text.split(","))
     except ValueError:
@@ -391,12 +464,14 @@ def _chat(r: _Reader, cmd: str) -> None:
         # only a dice report ("*** 2d6 = 6,1 *** <name>") is read
         if cmd.startswith(_UNDO_ECHO):
             _undo_echo(r)
-        elif " = " in cmd:
+        elif " = " in cmd and len(cmd) <= _MAX_REPORT_CHARS:
             m = _DICE_REPORT.match(_unescape_html(cmd[4:]))
             faces = _faces(m.group("result")) if m else None
             if faces is not None:
                 _roll(r, m.group("name"), faces, None)
         return
+    if len(cmd) - 4 > limits.MAX_TEXT_CHARS:
+        raise ReadError(f"a chat line of {len(cmd) - 4} characters; a chat line is at most {limits.MAX_TEXT_CHARS}")
     text = _unescape_html(cmd[4:])
     m = _PLAYER_CHAT.match(text)
     r.events.append(Chat(m.group("text"), m.group("player") or None) if m else Chat(text))
@@ -432,7 +507,8 @@ def _mutable_property(r: _Reader, cmd: str) -> None:
         faces = _faces(value)
         if faces is not None:
             _roll(r, key[:-len("_result")], faces, None)
-    elif key.endswith("_total") and key[:-len("_total")] in r.rolls and value.lstrip("-").isdigit():
+    elif (key.endswith("_total") and key[:-len("_total")] in r.rolls and value.lstrip("-").isdigit()
+          and len(value) <= limits.MAX_NUMBER_CHARS):
         name = key[:-len("_total")]
         _roll(r, name, r.events[r.rolls[name]].faces, int(value))
 
@@ -643,10 +719,13 @@ def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
     start = Position.of((p.counter, r.where_of(p)) for p in _stacking_order(r))
     steps: list[Step] = []
     handlers = _HANDLERS
+    events = 0
     for tok in tokens:
         if not tok:
             continue                       # an empty token (NullCommand) is not a step VASSAL replays
         n = len(steps) + 1
+        if n > limits.MAX_STEPS:
+            raise ReadError(f"more than {limits.MAX_STEPS} steps: a log is at most {limits.MAX_STEPS} steps")
         r.step, r.events, r.undo, r.mover = n, [], False, None
         if r.rolls:
             r.rolls = {}
@@ -656,6 +735,9 @@ def _read_stream(r: _Reader, archive: Archive) -> tuple[Position, list[Step]]:
                 h[1](r, cmd)
             elif _BOARD_PICKER.match(cmd):
                 _board_picker(r, cmd)
+        events += len(r.events)
+        if events > limits.MAX_EVENTS:
+            raise ReadError(f"more than {limits.MAX_EVENTS} events: a log holds at most {limits.MAX_EVENTS}")
         steps.append(Step(n, tuple(r.events), r.undo, r.mover))
         r.step = n + 1                       # an error reading the next token is in the next step
     return start, steps

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
 from ..model import Game
 from ..record import Chat, DieRoll, GameRecord, Step
+from ..record_limits import MAX_DIE_SIDES
 from . import Finding, Verdict, found, rule
 
 UNLIKELY_P = 0.001
@@ -149,7 +151,8 @@ def _rolls(record: GameRecord) -> list[_Roll]:
 def _stat(dice: str, side: Optional[str], rolls: list[_Roll]) -> DiceStat:
     sides = sides_of(rolls[0].roll) if rolls else None
     faces_seen = [f for r in rolls for f in r.roll.faces]
-    counts = tuple(sum(1 for f in faces_seen if f == v) for v in range(1, sides + 1)) if sides else ()
+    seen = Counter(faces_seen)               # one pass over the faces, and never more faces than a die has
+    counts = tuple(seen[v] for v in range(1, sides + 1)) if sides and sides <= MAX_DIE_SIDES else ()
     fit = chi_square(counts) if counts else None
     mean = sum(faces_seen) / len(faces_seen) if faces_seen else None
     return DiceStat(dice, side, sides, len(rolls), counts, mean, fit[0] if fit else None,
