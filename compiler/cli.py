@@ -1,4 +1,4 @@
-"""The `hexforge` command: check, schema, build, charts, replay.
+"""The `hexforge` command: check, checks, explain, schema, build, charts, replay, audit.
 
 Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree),
 130 interrupted (Ctrl-C). No Python traceback reaches the user for bad input.
@@ -53,7 +53,18 @@ class _Commands(click.Group):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option("0.1.0", prog_name="hexforge")
 def main() -> None:
-    """hexforge: check and compile hex-and-counter wargames from YAML source trees."""
+    """hexforge: hex-and-counter wargames from declarative YAML source trees.
+
+    \b
+    check    check a game's tree like a compiler (code, file:line, help)
+    build    compile it into a VASSAL module (.vmod)
+    charts   print its counter sheets and player aids (PDF)
+    replay   show what a VASSAL log holds, step by step (or its end position)
+    audit    judge VASSAL logs of a game by its rules, with an HTML report
+    explain  what a diagnostic code checks, why, and an example
+
+    `hexforge COMMAND --help` for each; README.md is the guide.
+    """
 
 
 @main.command()
@@ -109,6 +120,24 @@ def list_checks(fmt: str) -> None:
         return
     for c in codes.values():
         click.echo(f"{c.code}  {c.severity:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Explain a diagnostic code, such as HF401: what it checks and why.
+
+    Prints what the code checks, why, the tree data it reads, an example of a violation and of a near
+    miss, its help line, and a finding of it as --format json prints it (docs/codes.md has them all)."""
+    from validator.code_docs import markdown, producer_of
+    from validator.codes import all_codes
+    codes = all_codes()
+    c = codes.get(code.strip().upper())
+    if c is None:
+        near = [k for k in codes if k.startswith(code.strip().upper()[:4])][:8]
+        _fail(f"no diagnostic code {code!r}" + (f" (did you mean {', '.join(near)}?)" if near else "")
+              + "; `hexforge checks` lists every code")
+    click.echo(markdown(c, producer=producer_of(c.code)), nl=False)
 
 
 def _checked_game(path: Path):
