@@ -251,11 +251,15 @@ def audit(path: Path, logs: tuple, module: Path | None, scenario: str | None, as
               help="The .vmod the log was played with (for hex ids).")
 @click.option("--game", "game", type=click.Path(path_type=Path), default=None,
               help="The game's source tree, e.g. source/aachen (for turn ids and unit names).")
-@click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
-def replay(log: Path, module: Path | None, game: Path | None, fmt: str) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True,
+              help="yaml: the game record of docs/record-format.md.")
+@click.option("--end", is_flag=True,
+              help="Print where the log ends (the position after its last step) instead of its steps; with "
+                   "--format yaml, a record starting there: the next log of an --chain audit.")
+def replay(log: Path, module: Path | None, game: Path | None, fmt: str, end: bool) -> None:
     """Print a VASSAL log's (.vlog, .vsav) steps as decoded, one line each, without judging them."""
     from compiler.cli_replay import replay_command
-    sys.exit(replay_command(log, module, game, fmt))
+    sys.exit(replay_command(log, module, game, fmt, end))
 
 
 if __name__ == "__main__":
