@@ -156,6 +156,16 @@ def _checked_game(path: Path):
     return game
 
 
+def _printed_game(path: Path):
+    """The tree as printed, for --as-printed charts: the print's own errors (those the errata correct)
+    are what the charts show, so only a tree that cannot be read at all stops them."""
+    from validator.loader import load_game
+    game, diags = load_game(path, apply_errata=False)
+    if game is None:
+        _fail(f"{path} cannot be read as printed: " + "; ".join(f"{d.loc}: {d.message}" for d in diags[:3]))
+    return game
+
+
 def _progress():
     if not sys.stderr.isatty():
         return None
@@ -199,15 +209,21 @@ def build(path: Path, out: Path | None) -> None:
 @click.option("--out", "out", type=click.Path(path_type=Path), default=None,
               help="Output directory (default build/<game>/charts).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-def charts(path: Path, out: Path | None, paper: str) -> None:
+@click.option("--as-printed", is_flag=True,
+              help="Print the data as the rulebook printed it, without errata (each value an erratum "
+                   "corrects marked with it); default folder build/<game>/charts-as-printed.")
+def charts(path: Path, out: Path | None, paper: str, as_printed: bool) -> None:
     """Render printable counter sheets and player aids (PDF + PNG previews)."""
     from compiler.stamp import default_out, stamp_for
-    stamp = stamp_for("charts", path, out, paper=paper)
-    if stamp.replay(default_out(path, out, "charts"), click.echo):
+    folder = "charts-as-printed" if as_printed else "charts"
+    stamp = stamp_for("charts", path, out, paper=paper, **({"as_printed": True} if as_printed else {}))
+    if stamp.replay(default_out(path, out, folder), click.echo):
         return
-    game = _checked_game(path)
+    game = _checked_game(path)            # the corrected tree passes check, as for every chart set
+    if as_printed:
+        game = _printed_game(path)
     from compiler.charts.build import build_charts, last_run
-    out_dir = out or Path("build") / game.id / "charts"
+    out_dir = out or Path("build") / game.id / folder
     t0 = time.perf_counter()
     try:
         files = build_charts(game, out_dir, paper=paper, progress=_progress())
