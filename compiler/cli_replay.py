@@ -19,7 +19,7 @@ import click
 
 from compiler.vassal.vlog import LogReadError, read_log
 from validator.record import GameRecord, Step
-from validator.record_text import events_text, namer, who
+from validator.record_text import counter_text, events_text, namer
 
 
 def _fail(msg: str) -> int:
@@ -94,7 +94,7 @@ def end_lines(record: GameRecord, name_of: Callable[[str], Optional[str]] = lamb
     for c, w in end.start:
         places.setdefault(str(w), []).append(c)
     for place, counters in places.items():
-        yield f"{place}: " + ", ".join(who(c, name_of) for c in counters)
+        yield f"{place}: " + ", ".join(counter_text(c, name_of) for c in counters)
 
 
 def text_lines(record: GameRecord, name_of: Callable[[str], Optional[str]] = lambda u: None):
