@@ -572,11 +572,11 @@ def grouped_units(game, placements, marks: Optional[dict] = None) -> list[str]:
         if ident and ident not in g[1]:
             g[1].append(ident)
     out = []
-    for (base, state, mark), (n, ids) in groups.items():
+    for (base, state, erratum), (n, ids) in groups.items():
         s = (f"{n}\u00d7 " if n > 1 else "") + base + (f" ({', '.join(ids)})" if ids else "")
         if state:
             s += " [" + ", ".join(state) + "]"
-        out.append(s + (f" \u2014 erratum {mark}" if mark else ""))
+        out.append(s + (f" \u2014 erratum {erratum}" if erratum else ""))
     return out
 
 
