@@ -44,14 +44,24 @@ def map_file(game: Game) -> str:
     return "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in game.id)[:60] + "-map.png"
 
 
+_WRITTEN: set = set()               # (folder, game) whose map this process has written: once per report
+
+
 def write_map(out: Path, game: Game, surface: Surface, board: BoardPicture) -> float:
-    """Write the whole surface's picture (scaled to MAP_MAX_PX at most); returns its scale."""
+    """Write the whole surface's picture (scaled to MAP_MAX_PX at most), once per folder and game in a
+    process (a batch of logs of one game shares it); returns its scale."""
     w, h = surface.size
     scale = min(1.0, MAP_MAX_PX / w)
+    key = (str(Path(out).resolve()), game.id)
+    if key in _WRITTEN and (out / map_file(game)).is_file():
+        return scale
     img = compose(surface, board, (0, 0, w, h))
     if scale < 1.0:
         img = img.resize((round(w * scale), round(h * scale)), Image.LANCZOS)
-    write_atomic(out / map_file(game), png_bytes(img.quantize(colors=128, dither=Image.Dither.NONE)))
+    # the boards are flat colours: a palette of them keeps the file small, quickly
+    flat = img.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    write_atomic(out / map_file(game), png_bytes(flat))
+    _WRITTEN.add(key)
     return scale
 
 
