@@ -16,6 +16,7 @@ never as markup. At most MAX_STEPS steps are carried; a longer log's page says w
 """
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 from pathlib import Path
@@ -28,7 +29,7 @@ from validator.record import GameRecord, Moved
 from validator.record_text import events_text, namer
 
 from .atomic import write_atomic
-from .render.boards import png_bytes
+from .render.boards import board_inputs, png_bytes
 from .render.layout import DY, HALF_W
 from .report_map import AREA_COLOURS, ARROW, CHIP_OFFSET, RING, BoardPicture, Surface, chip_colours, compose, \
     short_label, surface_of
@@ -44,7 +45,7 @@ def map_file(game: Game) -> str:
     return "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in game.id)[:60] + "-map.png"
 
 
-_WRITTEN: set = set()               # (folder, game) whose map this process has written: once per report
+_WRITTEN: set = set()               # (folder, game, its boards' inputs) whose map this process has written
 
 
 def write_map(out: Path, game: Game, surface: Surface, board: BoardPicture) -> float:
@@ -52,7 +53,8 @@ def write_map(out: Path, game: Game, surface: Surface, board: BoardPicture) -> f
     process (a batch of logs of one game shares it); returns its scale."""
     w, h = surface.size
     scale = min(1.0, MAP_MAX_PX / w)
-    key = (str(Path(out).resolve()), game.id)
+    key = (str(Path(out).resolve()), game.id, hashlib.sha256(json.dumps(board_inputs(game), sort_keys=True,
+                                                                         default=str).encode()).hexdigest())
     if key in _WRITTEN and (out / map_file(game)).is_file():
         return scale
     img = compose(surface, board, (0, 0, w, h))
