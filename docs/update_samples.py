@@ -119,7 +119,8 @@ def generated() -> dict[Path, str]:
     found = examples()
     out = {EXAMPLES_FILE: examples_source(found), CODES_PAGE: codes_page(found)}
     for doc in samples.documents(ROOT):
-        out[doc] = samples.refresh(doc, ROOT)
+        if doc not in out:                    # docs/codes.md is generated whole, above
+            out[doc] = samples.refresh(doc, ROOT)
     return out
 
 

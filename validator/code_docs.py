@@ -107,7 +107,10 @@ def markdown(code: Code, level: int = 1, producer: Optional[str] = None, example
     try:
         doc = parse(code.doc)
     except DocError as e:
-        out += [f"Not documented yet ({e}).", ""]
+        if code.doc and code.doc.strip():
+            out += [inspect.cleandoc(code.doc), "", f"(Not documented in full yet: {e}.)", ""]
+        else:
+            out += ["Not documented yet: its help line and a finding of it follow.", ""]
     else:
         out += [doc.summary, ""]
         for heading, text in doc.sections:
