@@ -1,21 +1,22 @@
-"""`hexforge audit --report DIR`: one self-contained HTML page per log, with a map picture per violation.
+"""`hexforge audit --report DIR`: one self-contained HTML page per log, with a map picture per violation,
+and a page to step through the log (compiler/report_steps.py).
 
 The page holds the findings (code, rule, step, hexes, units), a timeline of the log's steps, and a
 histogram of every die button (inline SVG). Each violation that names hexes gets a PNG of the map
-around them, cropped from the board renderer's picture, the hexes ringed and the units standing
-there at that step labelled. All text from the log is escaped; every file is written atomically,
-the page last, so a page never points at a picture that is not there.
+around them (compiler/report_map.py): across joined boards, every hex it names ringed, its step's
+moves drawn whole, the units standing there at that step on chips with their short designation, the
+stacks and areas named beside the map. All text from the log is escaped; every file is written
+atomically, the pictures and the step page first, so a page never points at a file that is not there.
 """
 from __future__ import annotations
 
 import html
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Protocol, Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from validator.model import Game
 from validator.position import Position
@@ -25,13 +26,10 @@ from validator.referee.chain import positions_at
 
 from .atomic import write_atomic
 from .render.boards import png_bytes, render_board
-from .render.layout import DX, DY, layout_for
+from .report_map import finding_picture, surface_of
+from .report_steps import write_steps_page
 
-CROP_MARGIN_HEXES = 2                 # hexes of map shown around the ringed ones
-MAX_CROP_PX = 1200                    # a crop never grows past this (far-apart hexes: the first ones win)
 MAX_TIMELINE_STEPS = 5000             # a longer log shows its first steps and says how many are left out
-RING = (230, 0, 200)                  # magenta: apart from the red victory-hex rings
-ARROW = (20, 60, 220)                 # the move drawn: blue, from where it started to where it ended
 MAX_MOVES_DRAWN = 6
 
 BoardRenderer = Callable[[Game, str], Image.Image]
@@ -65,78 +63,21 @@ def step_moves(record: GameRecord, step: Optional[int], hexes: Sequence[str]) ->
     return (touching or moves)[:MAX_MOVES_DRAWN]
 
 
-# -- pictures --
-def map_picture(game: Game, hexes: Sequence[str], position: Optional[Position],
-                board: Callable[[str], Image.Image],
-                moves: Sequence[tuple[str, str]] = ()) -> Optional[Image.Image]:
-    """The map around `hexes` (on the first one's board), the hexes ringed and `moves` drawn as arrows;
-    None if no hex is on a board."""
-    grid = game.grid
-    first = next((h for h in hexes if grid.board_of(h)), None)
-    if first is None:
-        return None
-    board_id = grid.board_of(first)
-    lay = layout_for(game, next(b for b in grid.boards if b.id == board_id))
-    centres = [(h, c) for h in hexes if (c := lay.centre_of(h)) is not None]
-    arrows = [(a, b) for s, d in moves if (a := lay.centre_of(s)) is not None and (b := lay.centre_of(d)) is not None]
-    points = [c for _, c in centres] + [p for a in arrows for p in a]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    x0 = max(0, min(xs) - CROP_MARGIN_HEXES * DX)
-    y0 = max(0, min(ys) - CROP_MARGIN_HEXES * DY)
-    w, h = lay.size
-    x1 = min(w, max(xs) + CROP_MARGIN_HEXES * DX, x0 + MAX_CROP_PX)
-    y1 = min(h, max(ys) + CROP_MARGIN_HEXES * DY, y0 + MAX_CROP_PX)
-    img = board(board_id).crop((x0, y0, x1, y1)).convert("RGB")
-    d = ImageDraw.Draw(img)
-    if position is not None:
-        _label_units(d, lay, position, (x0, y0, x1, y1))
-    r = DY * 0.45
-    for _, (cx, cy) in centres:
-        x, y = cx - x0, cy - y0
-        d.ellipse([x - r, y - r, x + r, y + r], outline=RING, width=5)
-    for (ax, ay), (bx, by) in arrows:
-        _arrow(d, (ax - x0, ay - y0), (bx - x0, by - y0))
-    return img
-
-
-def _arrow(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float]) -> None:
-    """A line from a to b with a filled head at b."""
-    d.line([a, b], fill=ARROW, width=4)
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / length, dy / length
-    head = min(DY * 0.35, length)
-    base = (b[0] - ux * head, b[1] - uy * head)
-    d.polygon([b, (base[0] - uy * head * 0.5, base[1] + ux * head * 0.5),
-               (base[0] + uy * head * 0.5, base[1] - ux * head * 0.5)], fill=ARROW)
-
-
-def _label_units(d: ImageDraw.ImageDraw, lay, position: Position, box: tuple[int, int, int, int]) -> None:
-    """The units standing in each hex of the crop at that step, up to three per hex, by unit id."""
-    x0, y0, x1, y1 = box
-    for hid, stack in position.stacks().items():
-        c = lay.centre_of(hid)
-        if c is None or not (x0 <= c[0] < x1 and y0 <= c[1] < y1):
-            continue
-        units = [u.unit for u in stack if u.kind == "unit"]
-        for i, u in enumerate(units[:3]):
-            d.text((c[0] - x0 - DX * 0.45, c[1] - y0 - DY * 0.12 + i * 11), u[:14], fill=(0, 0, 0))
-
-
 # -- the page --
 def _e(s: object) -> str:
     return html.escape(str(s), quote=True)
 
 
-def _findings_html(findings: Sequence[ReportFinding], pictures: dict[int, str]) -> str:
+def _findings_html(findings: Sequence[ReportFinding], pictures: dict[int, str], steps_page: str) -> str:
     if not findings:
         return "<p>No findings.</p>"
     rows = []
     for i, f in enumerate(findings):
         pic = f'<br><img src="{_e(pictures[i])}" alt="map around {_e(", ".join(f.hexes))}">' if i in pictures else ""
+        step = (f'<a href="{_e(steps_page)}#step={f.step}">{f.step}</a>' if f.step is not None else "")
         rows.append(
             f'<tr class="{_e(f.severity)}" id="finding-{i}"><td>{_e(f.code or "")}</td>'
-            f'<td>{_e(f.rule or "")}</td><td>{_e(f.step if f.step is not None else "")}</td>'
+            f'<td>{_e(f.rule or "")}</td><td>{step}</td>'
             f'<td>{_e(", ".join(f.hexes))}</td><td>{_e(", ".join(f.units))}</td>'
             f'<td>{_e(f.message)}{pic}</td></tr>')
     return ("<table><tr><th>code</th><th>rule</th><th>step</th><th>hexes</th><th>units</th><th>finding</th></tr>"
@@ -202,7 +143,8 @@ def _stem(record: GameRecord) -> str:
 
 def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[ReportFinding], dice_stats: Sequence,
                  board_renderer: Optional[BoardRenderer] = None, name: Optional[str] = None) -> Path:
-    """Write `<name>.html` (default: the log's file name) and its pictures into `out_dir`; returns the page."""
+    """Write `<name>.html` (default: the log's file name), its pictures and its step-through page
+    (`<name>-steps.html`, with the game's map picture) into `out_dir`; returns the page."""
     out = Path(out_dir)
     stem = name or _stem(record)
     renderer = board_renderer or render_board
@@ -213,24 +155,28 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
             boards[bid] = renderer(game, bid)
         return boards[bid]
 
+    surface = surface_of(game)
     pictured = [(i, f) for i, f in enumerate(findings) if f.severity == "error" and f.hexes]
     positions = positions_at(record, (f.step for _, f in pictured if f.step is not None))
     pictures: dict[int, str] = {}
     for i, f in pictured:
-        img = map_picture(game, f.hexes, positions.get(f.step) if f.step is not None else record.start, board,
-                          step_moves(record, f.step, f.hexes))
+        title = f"step {f.step}: {f.code}" if f.step is not None else f"start: {f.code}"
+        img = finding_picture(game, surface, board, f.hexes, step_moves(record, f.step, f.hexes),
+                              positions.get(f.step) if f.step is not None else record.start, title)
         if img is None:
             continue
         file = f"{stem}-finding{i + 1}-step{f.step if f.step is not None else 0}.png"
         write_atomic(out / file, png_bytes(img))
         pictures[i] = file
+    steps_page = write_steps_page(out, stem, game, record, findings, board, positions_at, f"{stem}.html").name
     flagged = {f.step for f in findings if f.step is not None}
     title = f"Audit of {Path(record.source).name}: {game.title}"
     page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_e(title)}</title>"
             f"<style>{STYLE}</style></head><body><h1>{_e(title)}</h1>"
             f"<p>{_e(record.module or 'module not named')} · {_e(record.engine or 'engine not named')} · "
-            f"{len(record.steps)} steps · {len(findings)} findings</p>"
-            f"<h2>Findings</h2>{_findings_html(findings, pictures)}"
+            f"{len(record.steps)} steps · {len(findings)} findings · "
+            f"<a href=\"{_e(steps_page)}\">step through the game</a></p>"
+            f"<h2>Findings</h2>{_findings_html(findings, pictures, steps_page)}"
             f"<h2>Dice</h2>{_dice_html(dice_stats)}"
             f"<h2>Timeline</h2>{_timeline_html(record, flagged, namer(game))}</body></html>\n")
     path = out / f"{stem}.html"

@@ -1,4 +1,4 @@
-"""The `hexforge` command: check, schema, build, charts, art, audit, replay.
+"""The `hexforge` command: check, checks, explain, schema, build, charts, art, replay, audit.
 
 Exit status: 0 no error (warnings allowed), 1 errors found, 2 cannot run (bad path, not a game tree),
 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); either way nothing half-written is left. No Python
@@ -60,7 +60,18 @@ class _Commands(click.Group):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option("0.1.0", prog_name="hexforge")
 def main() -> None:
-    """hexforge: check and compile hex-and-counter wargames from YAML source trees."""
+    """hexforge: hex-and-counter wargames from declarative YAML source trees.
+
+    \b
+    check    check a game's tree like a compiler (code, file:line, help)
+    build    compile it into a VASSAL module (.vmod)
+    charts   print its counter sheets and player aids (PDF)
+    replay   show what a VASSAL log holds, step by step (or its end position)
+    audit    judge VASSAL logs of a game by its rules, with an HTML report
+    explain  what a diagnostic code checks, why, and an example
+
+    `hexforge COMMAND --help` for each; README.md is the guide.
+    """
 
 
 @main.command()
@@ -119,6 +130,24 @@ def list_checks(fmt: str) -> None:
         click.echo(f"{c.code}  {SHOWN[c.severity]:<7}  {c.kind:<5}  {c.name:<32} {c.help}")
 
 
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Explain a diagnostic code, such as HF401: what it checks and why.
+
+    Prints what the code checks, why, the tree data it reads, an example of a violation and of a near
+    miss, its help line, and a finding of it as --format json prints it (docs/codes.md has them all)."""
+    from validator.code_docs import markdown, producer_of
+    from validator.codes import all_codes
+    codes = all_codes()
+    c = codes.get(code.strip().upper())
+    if c is None:
+        near = [k for k in codes if k.startswith(code.strip().upper()[:4])][:8]
+        _fail(f"no diagnostic code {code!r}" + (f" (did you mean {', '.join(near)}?)" if near else "")
+              + "; `hexforge checks` lists every code")
+    click.echo(markdown(c, producer=producer_of(c.code)), nl=False)
+
+
 def _checked_game(path: Path):
     """Load and check a tree for compiling; a tree with errors is not built."""
     from validator.diagnostics import render_text, summarise
@@ -132,6 +161,16 @@ def _checked_game(path: Path):
         click.echo(render_text(errors, summarise(diags, *_counts(game))), err=True, nl=False)
         click.echo(f"hexforge: {path} has errors; nothing built (run `hexforge check {path}`)", err=True)
         sys.exit(1)
+    return game
+
+
+def _printed_game(path: Path):
+    """The tree as printed, for --as-printed charts: the print's own errors (those the errata correct)
+    are what the charts show, so only a tree that cannot be read at all stops them."""
+    from validator.loader import load_game
+    game, diags = load_game(path, apply_errata=False)
+    if game is None:
+        _fail(f"{path} cannot be read as printed: " + "; ".join(f"{d.loc}: {d.message}" for d in diags[:3]))
     return game
 
 
@@ -178,15 +217,21 @@ def build(path: Path, out: Path | None) -> None:
 @click.option("--out", "out", type=click.Path(path_type=Path), default=None,
               help="Output directory (default build/<game>/charts).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-def charts(path: Path, out: Path | None, paper: str) -> None:
+@click.option("--as-printed", is_flag=True,
+              help="Print the data as the rulebook printed it, without errata (each value an erratum "
+                   "corrects marked with it); default folder build/<game>/charts-as-printed.")
+def charts(path: Path, out: Path | None, paper: str, as_printed: bool) -> None:
     """Render printable counter sheets and player aids (PDF + PNG previews)."""
     from compiler.stamp import default_out, stamp_for
-    stamp = stamp_for("charts", path, out, paper=paper)
-    if stamp.replay(default_out(path, out, "charts"), click.echo):
+    folder = "charts-as-printed" if as_printed else "charts"
+    stamp = stamp_for("charts", path, out, paper=paper, **({"as_printed": True} if as_printed else {}))
+    if stamp.replay(default_out(path, out, folder), click.echo):
         return
-    game = _checked_game(path)
+    game = _checked_game(path)            # the corrected tree passes check, as for every chart set
+    if as_printed:
+        game = _printed_game(path)
     from compiler.charts.build import build_charts, last_run
-    out_dir = out or Path("build") / game.id / "charts"
+    out_dir = out or Path("build") / game.id / folder
     t0 = time.perf_counter()
     try:
         files = build_charts(game, out_dir, paper=paper, progress=_progress())
@@ -262,11 +307,15 @@ def audit(path: Path, logs: tuple, module: Path | None, scenario: str | None, as
               help="The .vmod the log was played with (for hex ids).")
 @click.option("--game", "game", type=click.Path(path_type=Path), default=None,
               help="The game's source tree, e.g. source/aachen (for turn ids and unit names).")
-@click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True)
-def replay(log: Path, module: Path | None, game: Path | None, fmt: str) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "yaml"]), default="text", show_default=True,
+              help="yaml: the game record of docs/record-format.md.")
+@click.option("--end", is_flag=True,
+              help="Print where the log ends (the position after its last step) instead of its steps; with "
+                   "--format yaml, a record starting there: the next log of an --chain audit.")
+def replay(log: Path, module: Path | None, game: Path | None, fmt: str, end: bool) -> None:
     """Print a VASSAL log's (.vlog, .vsav) steps as decoded, one line each, without judging them."""
     from compiler.cli_replay import replay_command
-    sys.exit(replay_command(log, module, game, fmt))
+    sys.exit(replay_command(log, module, game, fmt, end))
 
 
 if __name__ == "__main__":

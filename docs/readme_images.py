@@ -69,8 +69,8 @@ def joined_boards(game_id: str, name: str) -> None:
 
 
 def audit_report_picture(name: str) -> None:
-    """The map picture `hexforge audit --report` draws for step 14 of the recorded Meuse log (a leg unit
-    moving in an exploitation phase): the report's own PNG, copied."""
+    """The map picture `hexforge audit --report` draws for step 13 of the recorded Meuse log (a move across
+    the seam of the two boards that goes on through an enemy ZOC): the report's own PNG, copied."""
     import contextlib
     import io
 
@@ -80,13 +80,13 @@ def audit_report_picture(name: str) -> None:
         report = Path(tmp) / "audit"
         run_audit(ROOT / "source" / "meuse", (fixtures / "meuse_violations.vlog",), fixtures / "meuse.vmod",
                   None, False, "text", True, report=report)
-        (png,) = report.glob("meuse_violations-finding*-step14.png")
+        (png,) = report.glob("meuse_violations-finding*-step13.png")
         shutil.copyfile(png, OUT / name)
 
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    audit_report_picture("audit-report-step14.png")
+    audit_report_picture("audit-report-step13.png")
     board_with_setup("ardennes2", "7.3", "B", "ardennes2-7.3-board.png")
     joined_boards("meuse", "meuse-map.png")
     with tempfile.TemporaryDirectory() as tmp:

@@ -73,7 +73,8 @@ def test_report_pages_show_each_violation_with_a_map_picture(tmp_path):
     timeline = [li.get("value") for li in page.iter("li") if li.get("class") == "flagged"]
     assert {"3", "4"} <= set(timeline)
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        [".hexforge-report", "index.html", "aachen_violations.html", "aachen_legal.html", *pictures])
+        [".hexforge-report", "index.html", "aachen_violations.html", "aachen_legal.html", *pictures,
+         "aachen_violations-steps.html", "aachen_legal-steps.html", "aachen-map.png"])
 
 
 def test_report_picture_draws_the_move_and_rings_the_hex(tmp_path):

@@ -238,3 +238,17 @@ def test_a_leg_unit_may_cross_the_river_where_a_mechanized_one_may_not(meuse):
     r.next_phase(3)                                       # Blue Movement Phase
     r.move("blue-3id-8", "A16.03")
     assert _errors(r.audit()) == []
+
+
+def test_a_chained_log_keeps_the_victory_hexes_taken_in_the_log_before(meuse, tmp_path):
+    """meuse_legal's Red tank enters Val-Saint-Omble (B1.10) and leaves it for A16.09: the next log of the
+    chain starts with B1.10 empty, and still Red's (10.1), not the scenario's Blue."""
+    from dataclasses import replace as dc_replace
+    from validator.referee.chain import Previous, ends
+    rec = read_log(VLOGS / "meuse_legal.vlog", VLOGS / "meuse.vmod", meuse)
+    e = ends(rec)
+    nxt = dc_replace(rec, source="turn2.yaml", start=e.end, start_turn=e.end_turn, start_phase=e.end_phase, steps=())
+    chained = audit(meuse, nxt, "1", Previous("meuse_legal.vlog", e, rec))
+    assert chained.result["hexes"]["B1.10"] == "red" and chained.result["points"]["red"] == 1
+    alone = audit(meuse, nxt, "1")                       # on its own: taken from who stands on the hexes
+    assert alone.result["hexes"]["B1.10"] == "blue" and "taken from who stood on them" in alone.result["text"]

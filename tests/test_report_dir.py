@@ -61,6 +61,9 @@ def leftovers(folder: Path) -> list[str]:
     return [p.name for p in folder.rglob("*") if p.name.endswith((".tmp", ".old")) or ".hexforge-report-" in p.name]
 
 
+REPORT = {"index.html", "game.html", "game-steps.html", "aachen-map.png"}   # the pages, the step page, the map
+
+
 def the_report(folder: Path) -> set[str]:
     """The files the marker says the report is, each present with the bytes it lists."""
     listed = json.loads((folder / MARKER).read_text(encoding="utf-8"))["files"]
@@ -94,7 +97,7 @@ def test_an_empty_folder_is_written_into_and_stays_the_same_folder(tmp_path, rec
     res = audit(record(tmp_path), "--report", out)
     assert res.exit_code == 0 and res.stderr == f"report: {out / 'index.html'}\n"
     assert out.stat().st_ino == inode
-    assert the_report(out) == {"index.html", "game.html"} and set(os.listdir(out)) == {MARKER, "index.html", "game.html"}
+    assert the_report(out) == REPORT and set(os.listdir(out)) == {MARKER} | REPORT
 
 
 def test_a_folder_the_report_wrote_is_rewritten_and_a_file_of_the_users_in_it_kept(tmp_path, record):
@@ -104,8 +107,9 @@ def test_a_folder_the_report_wrote_is_rewritten_and_a_file_of_the_users_in_it_ke
     mine = snapshot(out)["my-notes.txt"]
     res = audit(record(tmp_path, "second.yaml"), "--report", out)
     assert res.exit_code == 0, res.output
-    assert the_report(out) == {"index.html", "second.html"}        # the first page, the report's own, is gone
-    assert set(os.listdir(out)) == {MARKER, "index.html", "second.html", "my-notes.txt"}
+    second = {"index.html", "second.html", "second-steps.html", "aachen-map.png"}
+    assert the_report(out) == second                              # the first page, the report's own, is gone
+    assert set(os.listdir(out)) == {MARKER, "my-notes.txt"} | second
     assert snapshot(out)["my-notes.txt"] == mine
     assert leftovers(tmp_path) == []
 
@@ -134,7 +138,7 @@ def test_a_link_to_a_folder_is_written_through(tmp_path, record):
     res = audit(record(tmp_path), "--report", link)
     assert res.exit_code == 0, res.output
     assert link.is_symlink() and os.readlink(link) == str(target)
-    assert the_report(target) == {"index.html", "game.html"}
+    assert the_report(target) == REPORT
     assert audit(record(tmp_path), "--report", link).exit_code == 0           # and again, through the link
     assert leftovers(tmp_path) == []
 
@@ -192,7 +196,9 @@ def test_ten_runs_writing_one_folder_at_once_all_succeed_and_one_report_stands(t
                              stderr=subprocess.PIPE) for log in logs]
     done = [(p.wait(timeout=120), p.stderr.read().decode()) for p in runs]
     assert [code for code, _ in done] == [0] * 10, done
-    pages = the_report(out) - {"index.html"}
-    assert len(pages) == 1 and set(os.listdir(out)) == {MARKER, "index.html", *pages}
-    assert f'href="{next(iter(pages))}"' in (out / "index.html").read_text(encoding="utf-8")
+    pages = the_report(out) - {"index.html", "aachen-map.png"}
+    (page,) = [p for p in pages if not p.endswith("-steps.html")]          # one run's page and its step page
+    assert pages == {page, page.removesuffix(".html") + "-steps.html"}
+    assert set(os.listdir(out)) == {MARKER, "index.html", "aachen-map.png", *pages}
+    assert f'href="{page}"' in (out / "index.html").read_text(encoding="utf-8")
     assert leftovers(tmp_path) == []

@@ -12,6 +12,7 @@ from pathlib import Path as FsPath
 from typing import Optional
 
 from . import schemas
+from .codes import CODES
 from .diagnostics import Diagnostic
 from .errata import apply_errata as apply_patches
 from .model import Assumption, Game, Loc
@@ -80,9 +81,7 @@ def _read(root: FsPath, rel: str, diags: list[Diagnostic]):
     try:
         data = _read_bytes(root, rel)
     except _NotASourceFile as e:
-        diags.append(Diagnostic("HF006", "error", f"{rel} {e}", Loc(rel),
-                                "a source file is a regular YAML file inside the game tree; "
-                                "replace the link, directory or special file with one"))
+        diags.append(Diagnostic("HF006", "error", f"{rel} {e}", Loc(rel), CODES["HF006"].help))
         return None
     except OSError as e:
         diags.append(Diagnostic("HF006", "error", f"cannot read file: {e.strerror}", Loc(rel),

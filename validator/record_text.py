@@ -17,7 +17,8 @@ def namer(game) -> Callable[[str], Optional[str]]:
     return names.get
 
 
-def _who(c, name_of) -> str:
+def counter_text(c, name_of) -> str:
+    """A counter as a line names it: its printed name (where the tree is known), unit id and piece."""
     name = name_of(c.unit)
     return f"{name} ({c.unit}, piece {c.piece})" if name else f"{c.unit} (piece {c.piece})"
 
@@ -30,18 +31,18 @@ def _moves(moves: list[Moved], name_of) -> str:
     m = moves[0]
     onto = f" onto {m.onto}" if m.onto else ""
     if len(moves) == 1:
-        return f"move {_who(m.counter, name_of)} {m.src} -> {m.dst}{onto}"
-    who = ", ".join(_who(x.counter, name_of) for x in moves)
+        return f"move {counter_text(m.counter, name_of)} {m.src} -> {m.dst}{onto}"
+    who = ", ".join(counter_text(x.counter, name_of) for x in moves)
     return f"move stack of {len(moves)}: {who} {m.src} -> {m.dst}{onto}"
 
 
 def _event(e: Event, name_of) -> str:
     if isinstance(e, Placed):
-        return f"place {_who(e.counter, name_of)} at {e.where}"
+        return f"place {counter_text(e.counter, name_of)} at {e.where}"
     if isinstance(e, Removed):
-        return f"remove {_who(e.counter, name_of)} from {e.where}"
+        return f"remove {counter_text(e.counter, name_of)} from {e.where}"
     if isinstance(e, StateChanged):
-        return f"state {_who(e.counter, name_of)} in {e.where}: {_states(e.counter.state)} (was {_states(e.old_state)})"
+        return f"state {counter_text(e.counter, name_of)} in {e.where}: {_states(e.counter.state)} (was {_states(e.old_state)})"
     if isinstance(e, DieRoll):
         return f"roll {e.dice}: {','.join(map(str, e.faces))} (total {e.total})"
     if isinstance(e, TurnChanged):

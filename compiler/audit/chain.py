@@ -21,4 +21,4 @@ def previous_of(game, mod, before: Optional[str]):
         return None
     if other_game(game, record):
         return None
-    return Previous(Path(before).name, ends(record))
+    return Previous(Path(before).name, ends(record), record)

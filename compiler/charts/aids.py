@@ -22,6 +22,7 @@ from reportlab.platypus import (
 )
 
 from compiler.atomic import atomic_path
+from .corrections import corrected_heading, loose_note, mark, note, ooa_corrections
 from .pdf import (
     FONT, FONT_BOLD, FONT_ITALIC, INCOMPLETE_RED, binary_streams, metadata, paper_size, register_fonts,
 )
@@ -99,7 +100,8 @@ class Doc(BaseDocTemplate):
                          topMargin=MARGIN, bottomMargin=MARGIN, invariant=1, initialFontName=FONT,
                          title=md["title"],
                          author=md["author"], subject=md["subject"], creator=md["creator"])
-        self.footer = f"{game.title} \u2014 {what}"
+        self.footer = f"{game.title} \u2014 {what}" + ("" if game.errata_applied or not game.errata else
+                                                         " \u2014 as printed: the errata are not applied")
         frame = Frame(MARGIN, MARGIN, pw - 2 * MARGIN, ph - 2 * MARGIN, id="f", leftPadding=0,
                       rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([PageTemplate(id="p", frames=[frame], onPage=self._foot)])
@@ -387,52 +389,43 @@ def tec_story(game, st: dict, width: float) -> list:
         story.append(Spacer(0, 4))
     classes = list(tec.movement_classes)
     others = tec.other_columns()
-    hs = st["head"] if len(classes) + len(others) <= 6 else ParagraphStyle("heads", parent=st["head"], fontSize=6.5,
-                                                                            leading=7.5)
-    header = ([Paragraph("Terrain", hs), Paragraph("Kind", hs)]
-              + [Paragraph(f"Move: {esc(m)}", hs) for m in classes]
-              + [Paragraph("Combat", hs)]
-              + [Paragraph(esc(o), hs) for o in others])
-    data = [header]
+    titles = ["Terrain", "Kind"] + [f"Move: {m}" for m in classes] + ["Combat"] + list(others)
+    rows = [[tt.name, tt.kind] + [tt.movement.get(m) for m in classes] + [tt.combat]
+            + [tt.other.get(o) for o in others] for tt in tec.terrain]
+    size, widths = _tec_columns(titles, rows, width)
+    hs = ParagraphStyle("heads", parent=st["head"], fontSize=size, leading=size + 1.5)
+    cs = ParagraphStyle("cellsc", parent=st["cellc"], fontSize=size, leading=size + 1.5)
+    ls = ParagraphStyle("cells", parent=st["cell"], fontSize=size, leading=size + 1.5)
+    data = [[Paragraph(esc(t), hs) for t in titles]]
     style = grid_style(1)
     long_cells: list[str] = []
 
     def cell(text, column: str, terrain: str):
         if text is None:
-            return Paragraph("\u2014", st["cellc"])
+            return Paragraph("\u2014", cs)
         text = str(text)
         if len(text) > LONG_CELL:
             # long printed text would make a column one word wide: print it under the table instead
             long_cells.append(f"<b>[{len(long_cells) + 1}]</b> {esc(terrain)} \u2014 {esc(column)}: {esc(text)}")
-            return Paragraph(f"see [{len(long_cells)}]", st["cellc"])
-        return Paragraph(esc(text), st["cellc"])
+            return Paragraph(f"see [{len(long_cells)}]", cs)
+        return Paragraph(esc(text), cs)
 
-    for tt in tec.terrain:
-        row = [Paragraph(f"<b>{esc(tt.name)}</b>", st["cell"]), Paragraph(esc(tt.kind), st["cellc"])]
-        for m in classes:
-            row.append(cell(tt.movement.get(m), f"Move: {m}", tt.name))
-        row.append(cell(tt.combat, "Combat", tt.name))
-        for o in others:
-            v = tt.other.get(o)
-            row.append(cell(v, o, tt.name) if v is not None else Paragraph("", st["cellc"]))
+    n_moves = len(classes)
+    for tt, values in zip(tec.terrain, rows):
+        row = [Paragraph(f"<b>{esc(tt.name)}</b>", ls), Paragraph(esc(tt.kind), cs)]
+        for j, v in enumerate(values[2:]):
+            if j >= n_moves + 1 and v is None:
+                row.append(Paragraph("", cs))           # an extra column this row does not print
+            else:
+                row.append(cell(v, titles[j + 2], tt.name))
         data.append(row)
-    ncols = len(header)
+    ncols = len(titles)
     for name in tec.missing:
         r = len(data)
-        data.append([Paragraph(f"<b>{esc(name)}</b>", st["cell"]),
-                     Paragraph("<font color='#c70d0d'>not transcribed</font>", st["cellc"])] + [""] * (ncols - 2))
+        data.append([Paragraph(f"<b>{esc(name)}</b>", ls),
+                     Paragraph("<font color='#c70d0d'>not transcribed</font>", cs)] + [""] * (ncols - 2))
         style += [("BACKGROUND", (0, r), (-1, r), PALE_RED), ("SPAN", (1, r), (-1, r))]
-    first = 1.3 * inch
-    # widths by content: a column gets room for its longest header word and (short) cell text
-    titles = ["Kind"] + [f"Move: {m}" for m in classes] + ["Combat"] + list(others)
-    weights = []
-    for j, title in enumerate(titles, 1):
-        texts = [(r[j].text if hasattr(r[j], "text") else str(r[j])) for r in data[1:]]
-        longest_word = max((len(w) for w in str(title).split()), default=4)
-        weights.append(max(6, longest_word + 1, min(12, max([len(t) for t in texts], default=0))))
-    total = sum(weights)
-    widths = [(width - first) * w / total for w in weights]
-    tbl = Table(data, colWidths=[first] + widths, repeatRows=1, hAlign="LEFT")
+    tbl = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     tbl.setStyle(TableStyle(style))
     story.append(tbl)
     for line in long_cells:
@@ -442,6 +435,28 @@ def tec_story(game, st: dict, width: float) -> list:
         for k, v in tec.notes.items():
             story.append(Paragraph(f"<b>{esc(k)}.</b> {esc(v)}", st["small"]))
     return story
+
+
+TEC_TYPE_SIZES = (7.5, 7, 6.5, 6, 5.5)    # the largest at which every column holds its longest word
+CELL_PADDING = 5.0                       # left + right padding of a cell (grid_style)
+
+
+def _tec_columns(titles: list[str], rows: list[list], width: float) -> tuple[float, list[float]]:
+    """(type size, column widths) for the TEC: no column narrower than its longest word, so no word is
+    broken across lines; the room left over goes to the columns by how much text they hold. The type
+    shrinks until the words fit; at the smallest size a word that still does not fit is broken."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    texts = [[str(t)] + [str(r[j]) for r in rows if r[j] is not None and len(str(r[j])) <= LONG_CELL]
+             for j, t in enumerate(titles)]
+    for size in TEC_TYPE_SIZES:
+        need = [max(stringWidth(w, FONT_BOLD, size) for t in col for w in t.split() or [""]) + CELL_PADDING
+                for col in texts]
+        if sum(need) <= width or size == TEC_TYPE_SIZES[-1]:
+            break
+    spare = max(0.0, width - sum(need))
+    wants = [max(1.0, min(24, max(len(t) for t in col[1:] or [""])) - n / 8) for col, n in zip(texts, need)]
+    wants[0] += 24                                                     # the terrain names: the widest
+    return size, [n + spare * w / sum(wants) for n, w in zip(need, wants)]
 
 
 # -- turn record track ---------------------------------------------------------------------------
@@ -542,6 +557,7 @@ def lookup_unit(game, uid: str):
 
 
 _ID_TAIL = re.compile(r"\s*\(([^()]*)\)\s*$")
+_FACTORS_HEAD = re.compile(r"^\S+\s+")          # "6-8-6 " of "6-8-6 JgTg Bn (653)"
 
 
 def placement_text(game, p) -> str:
@@ -566,22 +582,24 @@ def _designation(game, p) -> tuple[str, str]:
     return name.strip(), ident
 
 
-def grouped_units(game, placements) -> list[str]:
+def grouped_units(game, placements, marks: Optional[dict] = None) -> list[str]:
     """Unit lines with identical designation and state as one line with a count, their IDs listed:
-    `6\u00d7 2-4-10 Abn Bn(+) (A/504, B/504, ...)`."""
+    `6\u00d7 2-4-10 Abn Bn(+) (A/504, B/504, ...)`. `marks` (unit id -> an erratum's id) keeps a
+    corrected line apart and ends it with the erratum: `6-8-6 JgTg Bn (653) [counters-1]`."""
+    marks = marks or {}
     groups: dict = {}
     for p in placements:
         base, ident = _designation(game, p)
-        g = groups.setdefault((base, tuple(p.state)), [0, []])
+        g = groups.setdefault((base, tuple(p.state), marks.get(p.unit)), [0, []])
         g[0] += p.count or 1
         if ident and ident not in g[1]:
             g[1].append(ident)
     out = []
-    for (base, state), (n, ids) in groups.items():
+    for (base, state, erratum), (n, ids) in groups.items():
         s = (f"{n}\u00d7 " if n > 1 else "") + base + (f" ({', '.join(ids)})" if ids else "")
         if state:
             s += " [" + ", ".join(state) + "]"
-        out.append(s)
+        out.append(s + (f" \u2014 erratum {erratum}" if erratum else ""))
     return out
 
 
@@ -618,7 +636,7 @@ def _natural(s: str) -> tuple:
 class OoaLine:
     """One row of an order-of-arrival card."""
     turn_index: int
-    turn: str                   # as printed
+    turn: str                   # its heading: as printed, or naming the turn an erratum corrected it to
     side_index: int
     side: str
     entry: str                  # entry text, or "removed"
@@ -628,23 +646,29 @@ class OoaLine:
     removal: bool
 
 
-def ooa_lines(game, ooa_list) -> list[OoaLine]:
-    """Every arrival and removal, in the order of the printed card: by turn, then side, then entry."""
+def ooa_lines(game, ooa_list, fixes: Optional[dict] = None) -> list[OoaLine]:
+    """Every arrival and removal, in the order of the printed card: by turn, then side, then entry.
+    A row sits at its block's turn; `fixes` (corrections.ooa_corrections) marks what errata correct:
+    a heading whose turn was corrected names the corrected turn, with the erratum's id beside it."""
+    fixes = fixes or {}
     turn_ix = {t.id: i for i, t in enumerate(game.turns)}
     side_ix = {s.id: i for i, s in enumerate(game.sides)}
     snames = {s.id: s.name for s in game.sides}
     lines = []
-    for o in ooa_list:
-        for tb in o.turns:
-            label = tb.printed or tb.turn
+    for oi, o in enumerate(ooa_list):
+        for bi, tb in enumerate(o.turns):
+            label = _heading(tb, fixes.get(("block", oi, bi, "turn")), fixes.get(("block", oi, bi, "printed")))
             if tb.turn not in turn_ix:
                 label += " (not on the turn track)"
             ti = turn_ix.get(tb.turn, len(turn_ix))
             si = side_ix.get(o.side, len(side_ix))
             side = snames.get(o.side, o.side)
-            for a in tb.arrivals:
-                lines.append(OoaLine(ti, label, si, side, location_text(game, a.entry),
-                                     formation_name(game, a.formation), tuple(grouped_units(game, a.units)),
+            for ai, a in enumerate(tb.arrivals):
+                marks = {uid: c.item for (kind, *at, uid), c in fixes.items() if kind == "unit" and at == [oi, bi, ai]}
+                arrival_fix = fixes.get(("arrival", oi, bi, ai))
+                lines.append(OoaLine(ti, label, si, side, location_text(game, a.entry)
+                                     + (mark(arrival_fix) if arrival_fix else ""),
+                                     formation_name(game, a.formation), tuple(grouped_units(game, a.units, marks)),
                                      a.condition or "", False))
             for r in tb.removals:
                 what = grouped_units(game, r.units)
@@ -659,8 +683,17 @@ def ooa_lines(game, ooa_list) -> list[OoaLine]:
                                          _natural(ln.entry)))
 
 
-def ooa_table(game, ooa_list, st: dict, width: float) -> list:
-    lines = ooa_lines(game, ooa_list)
+def _heading(tb, turn_fix, printed_fix) -> str:
+    """A block's heading: as printed, but with the corrected turn where an applied erratum moved it."""
+    label = tb.printed or tb.turn
+    if turn_fix is not None and turn_fix.applied:
+        label = corrected_heading(tb.printed, tb.turn, turn_fix)
+    fixes = {c.item: c for c in (turn_fix, printed_fix) if c is not None}
+    return label + "".join(mark(c) for c in fixes.values())
+
+
+def ooa_table(game, ooa_list, st: dict, width: float, fixes: Optional[dict] = None) -> list:
+    lines = ooa_lines(game, ooa_list, fixes)
     if not lines:
         return [Paragraph("No arrivals listed.", st["small"])]
     header = [Paragraph(h, st["head"]) for h in ("Turn", "Side", "Entry", "Formation", "Units", "Notes")]
@@ -671,8 +704,10 @@ def ooa_table(game, ooa_list, st: dict, width: float) -> list:
         row = len(data)
         new_turn = prev is None or (ln.turn_index, ln.turn) != (prev.turn_index, prev.turn)
         new_side = new_turn or ln.side != prev.side
+        if new_turn and prev is not None and ln.turn_index == prev.turn_index:
+            new_turn = "label"          # one turn, another heading (an erratum's): the label, no line
         new_entry = new_side or ln.entry != prev.entry
-        if new_turn and prev is not None:
+        if new_turn is True and prev is not None:
             style.append(("LINEABOVE", (0, row), (-1, row), 1.2, colors.black))
         entry = "<i>removed</i>" if ln.removal else esc(ln.entry)
         data.append([Paragraph(f"<b>{esc(ln.turn)}</b>" if new_turn else "", st["cell"]),
@@ -702,8 +737,33 @@ def ooa_story(game, st: dict, width: float) -> list:
         story.append(Paragraph(f"Rule {esc(', '.join(rules))}. By turn, then side, then entry; "
                                "n\u00d7 = that many identical counters (their IDs in brackets).", st["small"]))
     story.append(Spacer(0, 4))
-    story += ooa_table(game, game.orders_of_arrival, st, width)
+    fixes, loose = ooa_corrections(game)
+    story += ooa_table(game, game.orders_of_arrival, st, width, fixes)
+    if fixes or loose:
+        head = ("Corrected by the errata: each value an erratum corrects is marked with the erratum."
+                if game.errata_applied else
+                "As printed: the errata are not applied; each value an erratum corrects is marked with the erratum.")
+        story += [Spacer(0, 6), Paragraph(head, st["small"])]
+        story += [Paragraph(esc(note(c, _what(game, target))), st["small"])
+                  for target, c in sorted(fixes.items(), key=lambda kv: kv[0][1:3])]
+        story += [Paragraph(esc(loose_note(c)), st["small"]) for c in loose]
     return story
+
+
+def _what(game, target: tuple) -> str:
+    """The value a correction's target names, in the chart's words."""
+    kind, oi, bi = target[:3]
+    o = game.orders_of_arrival[oi]
+    side = next((s.name for s in game.sides if s.id == o.side), o.side)
+    tb = o.turns[bi]
+    block = f"the {side} block headed \u201c{tb.printed}\u201d" if tb.printed else f"the {side} turn {tb.turn} block"
+    block += f" (block {bi + 1} of the {side} list)"
+    if kind == "block":
+        return f"the {target[3]} of {block}"
+    if kind == "unit":
+        u = lookup_unit(game, target[4])
+        return f"the {_FACTORS_HEAD.sub('', u.name) if u else target[4]} line of {block}"
+    return f"an arrival of {block}"
 
 
 def build_tables(game, dest: Path, paper: str) -> Path:

@@ -635,7 +635,8 @@ def _setup_list(k: _Card) -> list:
         style.append(("LINEABOVE", (0, len(data) - len(grp.units or [0])), (-1, len(data) - len(grp.units or [0])),
                       0.9, colors.black))
     w = [0.3 * inch, 0.7 * inch, 1.2 * inch, 1.1 * inch]
-    w += [width - sum(w) - 0.8 * inch, 0.8 * inch]
+    state_w = _state_width(sc, st["cell"].fontSize)
+    w += [width - sum(w) - state_w, state_w]
     t = Table(data, colWidths=w, repeatRows=1, hAlign="LEFT")
     t.setStyle(TableStyle(style))
     return [Paragraph("Set-up", st["h2"]), t]
@@ -735,6 +736,12 @@ def setup_story(game, scenario, st: dict, width: float, frame_h: float) -> list:
     """The card's flowables: every section of SECTIONS in turn."""
     k = _Card(game, scenario, st, width, frame_h, {s.id: s.name for s in game.sides})
     return [f for section in SECTIONS for f in section(k)]
+
+
+def _state_width(scenario, size: float) -> float:
+    """The set-up list's State column: wide enough for its longest state word (never broken across lines)."""
+    words = [w for grp in scenario.setup for p in grp.units for s in p.state for w in s.split()]
+    return max([0.8 * inch] + [stringWidth(w + ",", FONT, size) + 6 for w in words])
 
 
 def safe_name(s: str) -> str:

@@ -1,7 +1,8 @@
 """The check registry: small named functions, one concern each, found from their code.
 
 A check is `@check("HF301", "unit-placed-twice", "error", "…")` on a function taking the
-`Context` and yielding `Finding`s; the decorator declares the code in `validator.codes`, once.
+`Context` and yielding `Finding`s; the decorator declares the code in `validator.codes`, once, with
+the function's docstring as the code's documentation.
 `run_checks` turns findings into Diagnostics with the check's code, default severity and help.
 Codes are stable: never reuse a retired one.
 """
@@ -46,9 +47,10 @@ REGISTRY: dict[str, Check] = {}
 
 
 def check(code: str, name: str, severity: Severity, help: str):
-    declared = declare(code, name, severity, help, "check")   # raises on a second declaration
-
+    """Register the decorated function as the check of `code`; its docstring is the code's documentation
+    (the sections `validator.code_docs` reads: `hexforge explain`, docs/codes.md)."""
     def register(func):
+        declared = declare(code, name, severity, help, "check", func.__doc__)   # raises if declared twice
         REGISTRY[code] = Check(code, name, declared.severity, help, func)
         return func
     return register

@@ -18,6 +18,28 @@ def _all_ooas(g):
 
 @check("HF501", "unknown-turn", "error", "use a turn id exactly as the turn track prints it (game.yaml `turns`)")
 def unknown_turn(ctx):
+    """A scenario's first or last turn, or an order of arrival's turn, that is not on the turn track.
+
+    ## What it checks
+    Every scenario's `first_turn` and `last_turn`, and the `turn` of every turn block of the orders of
+    arrival (the game's and each scenario's reinforcements), is a turn id of game.yaml's `turns`.
+
+    ## Why
+    Turn ids are written as the turn track prints them ("16 AM", "3"); an id not on the track is a
+    typo, and reinforcements under it would never arrive.
+
+    ## Reads
+    `game.yaml` `turns[].id`; `scenarios/*.yaml` `first_turn`, `last_turn`, `reinforcements[].turns[].turn`;
+    `orders-of-arrival.yaml` `turns[].turn`.
+
+    ## Violation
+    On a five-turn track, the red order of arrival has a block for turn 9:
+
+        orders-of-arrival.yaml:4:5: error[HF501] red order of arrival: turn '9' is not on the turn track
+
+    ## Near miss
+    `turn: "1"`, a turn of the track: no finding.
+    """
     g = ctx.game
     for sc in g.scenarios:
         for label, t in (("first", sc.first_turn), ("last", sc.last_turn)):
@@ -31,6 +53,27 @@ def unknown_turn(ctx):
 
 @check("HF502", "scenario-turns-reversed", "error", "the first turn must come before the last")
 def scenario_turns_reversed(ctx):
+    """A scenario whose first turn comes after its last.
+
+    ## What it checks
+    For each scenario with both turns on the track, `first_turn` does not come after `last_turn` in
+    the turn track's order.
+
+    ## Why
+    A scenario runs from its first turn to its last; reversed, it has no turns, and every reinforcement
+    would fall outside it.
+
+    ## Reads
+    `scenarios/*.yaml` `first_turn`, `last_turn`; the order of `game.yaml` `turns`.
+
+    ## Violation
+    Scenario s1 with `first_turn: "5"` and `last_turn: "1"`:
+
+        scenarios/s1.yaml:1:1: error[HF502] scenario s1: first turn 5 comes after last turn 1
+
+    ## Near miss
+    `first_turn: "3"`, `last_turn: "3"`: a one-turn scenario: no finding.
+    """
     g = ctx.game
     for sc in g.scenarios:
         a, b = g.turn(sc.first_turn or ""), g.turn(sc.last_turn or "")
@@ -41,6 +84,27 @@ def scenario_turns_reversed(ctx):
 @check("HF503", "turn-heading-duplicated", "error",
        "each turn appears once in an order of arrival; one of the headings is misprinted")
 def turn_heading_duplicated(ctx):
+    """An order of arrival that prints the same turn's heading twice.
+
+    ## What it checks
+    Within each order of arrival (one side's list), no turn appears in two turn blocks.
+
+    ## Why
+    Each turn's reinforcements are printed under one heading; a second heading for the same turn is
+    usually a misprinted heading (Ardennes II's axis list prints "Turn 6" twice; erratum ooa-1 moves one
+    block to turn 3), and the two blocks' units would all arrive at once.
+
+    ## Reads
+    `orders-of-arrival.yaml` and `scenarios/*.yaml` `reinforcements`: `turns[].turn`, `printed`.
+
+    ## Violation
+    The red list's second block, headed "Turn 3", is given `turn: "2"` as well as the first:
+
+        orders-of-arrival.yaml:12:5: error[HF503] red order of arrival: heading 'Turn 3' is printed twice
+
+    ## Near miss
+    The second block as turn 4, headed "Turn 4": each turn once: no finding.
+    """
     for o in _all_ooas(ctx.game):
         counts = Counter(b.turn for b in o.turns)
         seen = set()
@@ -53,6 +117,29 @@ def turn_heading_duplicated(ctx):
 @check("HF504", "turn-headings-out-of-order", "error",
        "orders of arrival run in turn order; a heading out of order is usually a misprint")
 def turn_headings_out_of_order(ctx):
+    """An order of arrival whose turn headings do not run in turn order.
+
+    ## What it checks
+    Within each order of arrival, each turn block's turn comes after the previous block's on the turn
+    track.
+
+    ## Why
+    Printed lists run in turn order; a heading that goes back is a misprint (Ardennes II's axis list,
+    as printed, has "Turn 4" after "Turn 6"), and reading it as printed would bring units on the wrong
+    turn.
+
+    ## Reads
+    `orders-of-arrival.yaml` and `scenarios/*.yaml` `reinforcements`: `turns[].turn`, `printed`; the
+    order of `game.yaml` `turns`.
+
+    ## Violation
+    The red list's blocks reversed, turn 3 first, then turn 2:
+
+        orders-of-arrival.yaml:15:5: error[HF504] red order of arrival: heading 'Turn 2' follows turn 3
+
+    ## Near miss
+    The second block as turn 5, after turn 2: in order: no finding.
+    """
     g = ctx.game
     for o in _all_ooas(g):
         prev = None
@@ -68,6 +155,29 @@ def turn_headings_out_of_order(ctx):
 @check("HF505", "arrival-outside-game", "warning",
        "the reinforcement arrives before the scenario starts or after it ends: check the turn")
 def arrival_outside_game(ctx):
+    """Reinforcements that arrive before a scenario starts or after it ends.
+
+    ## What it checks
+    For each scenario, its own reinforcements arrive on turns from its `first_turn` to its `last_turn`;
+    the game's orders of arrival it uses bring nobody before its first turn.
+
+    ## Why
+    A reinforcement outside the scenario's turns never enters play, which is usually a misread turn or
+    scenario length. It is a warning: a campaign's list may print turns a shorter scenario does not
+    reach.
+
+    ## Reads
+    `scenarios/*.yaml` `first_turn`, `last_turn`, `reinforcements`, `orders_of_arrival`;
+    `orders-of-arrival.yaml`; the order of `game.yaml` `turns`.
+
+    ## Violation
+    Scenario s1 shortened to end on turn 3, while its blue reinforcement arrives on turn 4:
+
+        scenarios/s1.yaml:44:5: warning[HF505] scenario s1: blue reinforcements on turn 4, outside the game's turns 1-3
+
+    ## Near miss
+    `last_turn: "4"`: the arrival is on the last turn, inside the game: no finding.
+    """
     g = ctx.game
     for sc in g.scenarios:
         first, last = g.turn(sc.first_turn or ""), g.turn(sc.last_turn or "")
@@ -92,6 +202,27 @@ def arrival_outside_game(ctx):
 @check("HF509", "phase-class-unknown", "error",
        "a phase's `moves` is `all` or a list of classes from game.yaml rules.movement_classes")
 def phase_class_unknown(ctx):
+    """A phase that lets a movement class move that the game does not have.
+
+    ## What it checks
+    Every phase's `moves` in the sequence of play is `all` or a list of the game's movement classes
+    (`rules.movement_classes`, or the classes tec.yaml costs).
+
+    ## Why
+    The referee reads `moves` to judge who may move in each phase (a mechanized-only exploitation
+    phase: `[mech]`); a class that no unit can have would let nobody move there.
+
+    ## Reads
+    `game.yaml` `sequence_of_play[].moves`, `rules.movement_classes`; `tec.yaml` `movement_classes`.
+
+    ## Violation
+    A phase "Hover Phase" with `moves: [hover]` in a game of leg and mech units:
+
+        game.yaml:46:3: error[HF509] phase x: movement class 'hover' is not one of the game's (leg, mech)
+
+    ## Near miss
+    The same phase with `moves: [mech]`: no finding.
+    """
     g = ctx.game
     known = set(g.rules.movement_classes) | set(g.tec.movement_classes if g.tec else ())
     for ph in g.phases:
@@ -104,6 +235,28 @@ def phase_class_unknown(ctx):
 @check("HF510", "phase-not-if-moved-in-unknown", "error",
        "`not_if_moved_in.phases` names phases earlier in the sequence of play in which units move")
 def phase_not_if_moved_in_unknown(ctx):
+    """A phase's `not_if_moved_in` naming a phase that is not an earlier movement phase.
+
+    ## What it checks
+    Each phase id listed under a phase's `not_if_moved_in.phases` is a phase earlier in the sequence of
+    play in which units move (`moves` given).
+
+    ## Why
+    The rule "units that moved in the Movement Phase may not move in this one" (Aachen 5.5) looks back
+    at earlier phases; naming a later phase, an unknown one or one in which nothing moves makes the
+    referee's judgement of it meaningless.
+
+    ## Reads
+    `game.yaml` `sequence_of_play[]`: `id`, `moves`, `not_if_moved_in.phases`.
+
+    ## Violation
+    A "Mobile Phase" barring units that moved in blue-move, a phase with no `moves`:
+
+        game.yaml:50:5: error[HF510] phase x: not_if_moved_in names 'blue-move', which is not an earlier phase in which units move
+
+    ## Near miss
+    The same, once blue-move has `moves: all`: no finding.
+    """
     order = {ph.id: i for i, ph in enumerate(ctx.game.phases)}
     for i, ph in enumerate(ctx.game.phases):
         for pid in (ph.not_if_moved_in.phases if ph.not_if_moved_in else ()):
@@ -133,7 +286,10 @@ def arrival_condition_as_text(ctx):
     ## Reads
     `reinforcements[].turns[].arrivals[].condition`, `.terms`.
     ## Violation
-    `condition: "Roll one die, it arrives on a 5 or more."` with no `terms`.
+    The mini tree's first red arrival with `condition: Roll one die.` and no `terms`:
+
+        orders-of-arrival.yaml:7:7: warning[HF511] red arrival on turn 2: its condition is text only (Roll one die.)
+
     ## Near miss
     The same line with `terms: {kind: roll, roll: {dice: 1d6, success: [5, 6], on_failure: does-not-arrive}}`.
     """
@@ -155,7 +311,11 @@ def arrival_terms_not_judged(ctx):
     ## Reads
     `reinforcements[].turns[].arrivals[].terms.judged`, `.why`.
     ## Violation
-    (a note) Aachen 15.3: the 2nd Armored Division's trigger rests on fortified hexes the map does not print.
+    (a note) Aachen 15.3: the 2nd Armored Division's trigger rests on fortified hexes the map does not print;
+    on the mini tree, terms `{kind: trigger, judged: false, why: the bridge is not printed}`:
+
+        orders-of-arrival.yaml:13:9: note[HF512] red arrival on turn 2: not judged: the bridge is not printed
+
     ## Near miss
     Bulge 40.1: the paradrop's turn, phase and delay are all data the referee judges.
     """
@@ -179,9 +339,12 @@ def arrival_terms_unknown_turn_or_phase(ctx):
     ## Reads
     `game.yaml` `turns`, `sequence_of_play`; the arrival's `terms`.
     ## Violation
-    `turn: {exactly: "17AM"}` on a track that prints "17 AM".
+    `turn: {exactly: "9"}` on the mini tree, whose track ends with turn 8:
+
+        orders-of-arrival.yaml:13:9: error[HF513] red arrival on turn 2: turn '9' is not on the turn track
+
     ## Near miss
-    `turn: {exactly: "17 AM"}`.
+    `turn: {exactly: "2"}`.
     """
     g = ctx.game
     phases = {p.id for p in g.phases}

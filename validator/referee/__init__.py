@@ -107,7 +107,7 @@ def rule(code: str, name: str, severity: str, help: str, on: str = "event",
         raise ValueError(f"{code}: read_as names event types' readings, some of {tuple(READINGS)}")
 
     def register(func):
-        declare(code, name, severity, help, "audit")
+        declare(code, name, severity, help, "audit", func.__doc__)
         REGISTRY[code] = Rule(code, name, severity, help, on, func, events, read_as)
         return func
     return register

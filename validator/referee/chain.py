@@ -95,9 +95,11 @@ def ends(record: GameRecord) -> Ends:
 
 
 class Previous(NamedTuple):
-    """The log before this one in a chain: its name and its two ends."""
+    """The log before this one in a chain: its name, its two ends, and its record (what was taken in it:
+    the victory hexes a unit entered and left are still its side's, scenario.start_control)."""
     name: str
     ends: Ends
+    record: Optional[GameRecord] = None
 
 
 @rule("HF1651", "chain-turn-gap", "error",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Optional
 
-from ..record import TurnChanged
+from ..record import Moved, Placed, TurnChanged
 from ..stacking import side_of
 from . import Finding, Verdict, found, rule
 from .ledger import put
@@ -38,12 +38,15 @@ def victory_values(game, scenario) -> dict[str, VictoryHex]:
 
 
 def start_control(game, scenario, record, previous=None) -> dict:
-    """Who controls each victory hex when the log begins: the scenario's side at its start; for a log
-    that begins later (after the set-up's turn, or chained), the side whose units stand on the hex, else
-    the scenario's side (control before the log began is assumed from occupation: the standing says so)."""
+    """Who controls each victory hex when the log begins: the scenario's side at its start; for a chained
+    log, who controlled it when the log before ended (walked from that log's own start); for a log that
+    begins later on its own, the side whose units stand on the hex, else the scenario's side (control
+    before the log began is then assumed from occupation: the standing says so)."""
     hexes = victory_values(game, scenario)
     if not hexes:
         return {}
+    if previous is not None and previous.record is not None:
+        return control_through(game, scenario, previous.record, start_control(game, scenario, previous.record))
     out = {h: vh.start for h, vh in hexes.items()}
     if not begins_later(game, scenario, record, previous):
         return out
@@ -52,6 +55,24 @@ def start_control(game, scenario, record, previous=None) -> dict:
             side = side_of(game, c)
             if side is not None:
                 out[w.hex] = side
+    return out
+
+
+def control_through(game, scenario, record, control: dict) -> dict:
+    """Victory-hex control once a record's steps are played from `control` (undone steps left out)."""
+    terms = scenario.victory_terms
+    if terms is None or terms.control_changes != "entered":
+        return control
+    from .undo import undone_by
+    undone = set(undone_by(record).values())
+    out = dict(control)
+    for s in record.steps:
+        if s.undo or s.index in undone:
+            continue
+        for e in s.events:
+            to = e.dst.hex if isinstance(e, Moved) else e.where.hex if isinstance(e, Placed) else None
+            if to in out and e.counter.kind == "unit" and (side := side_of(game, e.counter)) is not None:
+                out[to] = side
     return out
 
 
@@ -117,7 +138,8 @@ def standing(v) -> Optional[Standing]:
     if decided and scorer is not None and terms.points is not None:
         winner = scorer if points.get(scorer, 0) >= terms.points else (others[0] if len(others) == 1 else None)
     text = _standing_text(v, terms, points, decided, winner)
-    if begins_later(v.game, sc, v.record, v.facts.previous):
+    prev = v.facts.previous
+    if begins_later(v.game, sc, prev.record if prev is not None and prev.record is not None else v.record):
         text += " (control of the victory hexes before the log began is taken from who stood on them)"
     return Standing(points, control, decided, winner, text, terms.rule)
 
