@@ -119,7 +119,7 @@ def schema(directory: Path) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def list_checks(fmt: str) -> None:
     """List every diagnostic code: reading, tree checks and the referee's rules."""
-    from validator.codes import all_codes
+    from validator.catalog import all_codes
     from validator.diagnostics import SHOWN
     codes = all_codes()
     if fmt == "json":
@@ -138,7 +138,7 @@ def explain(code: str) -> None:
     Prints what the code checks, why, the tree data it reads, an example of a violation and of a near
     miss, its help line, and a finding of it as --format json prints it (docs/codes.md has them all)."""
     from validator.code_docs import markdown, producer_of
-    from validator.codes import all_codes
+    from validator.catalog import all_codes
     codes = all_codes()
     c = codes.get(code.strip().upper())
     if c is None:

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from compiler.cli import main
 from validator import code_docs
 from validator.code_examples import EXAMPLES
-from validator.codes import all_codes, declare
+from validator.catalog import all_codes
+from validator.codes import declare
 from validator.diagnostics import Diagnostic
 from validator.model import Loc
 from validator.referee import Finding

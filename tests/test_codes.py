@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from compiler.cli import check_tree, main
 from conftest import MINI, ROOT, SOURCE
-from validator.codes import CODES, all_codes, declare
+from validator.catalog import all_codes
+from validator.codes import CODES, declare
 from validator.diagnostics import Diagnostic
 from validator.model import Loc
 

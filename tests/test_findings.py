@@ -13,7 +13,7 @@ import pytest
 
 import test_checks as base
 from compiler.cli import check_tree
-from validator.codes import all_codes
+from validator.catalog import all_codes
 
 S1, OOA, CTR, TAB = "scenarios/s1.yaml", "orders-of-arrival.yaml", "counters.yaml", "tables.yaml"
 ERR = "errata/mini-errata.yaml"

@@ -14,6 +14,7 @@ import pytest
 
 from compiler.vassal.vlog import read_log
 from validator.loader import load_game
+from validator.scenario_position import starting_position
 from validator.position import Position, Where
 from validator.record import GameRecord, Moved, Step, TurnChanged
 from validator.referee.audit import audit
@@ -37,7 +38,7 @@ class Record:
     def __init__(self, game, scenario: str, turn: str = "1", phase: str = "red-movement",
                  start: Position | None = None):
         self.game, self.scenario = game, scenario
-        self.start = start or Position.from_scenario(game, game.scenario(scenario))
+        self.start = start or starting_position(game, game.scenario(scenario))
         self.pos, self.turn, self.phase, self.steps = self.start, turn, phase, []
         self.phases = [p.id for p in game.phases]
 
@@ -166,7 +167,7 @@ def test_a_victory_hex_taken_by_entering_it_stays_taken(meuse):
 
 def _red_on(meuse, hexes: dict) -> Position:
     """Scenario 1's set-up with Red units moved onto victory hexes (a log that begins on turn 6)."""
-    pos = Position.from_scenario(meuse, meuse.scenario("1"))
+    pos = starting_position(meuse, meuse.scenario("1"))
     for unit, h in hexes.items():
         c = next(c for c, _ in pos if c.unit == unit)
         pos = pos.placed(c, Where(hex=h))

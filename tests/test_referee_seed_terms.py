@@ -10,6 +10,7 @@ import pytest
 
 from tests.test_referee_ledger_entries import Record
 from validator.loader import load_game
+from validator.scenario_position import starting_position
 from validator.position import Counter, Position, Where
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,7 +128,7 @@ def test_the_battalion_may_not_move_on_the_turn_of_its_drop(bulge):
 
 
 def test_it_drops_next_to_baraque_michel_only_where_an_allied_unit_holds_it(bulge):
-    base = Position.from_scenario(bulge, bulge.scenario("45"))
+    base = starting_position(bulge, bulge.scenario("45"))
     held = base.placed(Counter("al", "us-1-16", "allied"), Where(hex="JJ6"))
     r = Record(bulge, "45", turn="17 AM", phase="german-movement", start=held)
     _enter(r, "de-vdh", "JJ7")

@@ -3,7 +3,7 @@ from validator.loader import load_game
 from validator.locations import location_hexes
 from validator.model import Location
 from validator.position import Counter, Position, Where
-from validator.scenario_position import position_of_scenario
+from validator.scenario_position import position_of_scenario, starting_position
 from validator.stacking import (
     formations_mixed, may_join, nationalities_mixed, overstacked, prohibited_terrain, sides_sharing,
 )
@@ -18,7 +18,7 @@ def _aachen():
 
 def test_aachen_3rd_armored_spread_one_per_hex_along_the_printed_ranges():
     g, sc = _aachen()
-    pos = Position.from_scenario(g, sc)
+    pos = starting_position(g, sc)
     first = [pos.where(f"us-3ad-mech-2-2-12#{n}") for n in range(1, 5)]
     assert [w.hex for w in first] == ["2630", "2730", "2829", "2929"]          # 2630-3028: 4x 2-2-12
     second = [pos.where(f"us-3ad-mech-2-2-12#{n}") for n in range(5, 9)] + [pos.where("us-3ad-td-2-2-12#1")]
@@ -53,7 +53,7 @@ def test_location_readings():
 
 def test_pieces_states_and_reinforcement_boxes():
     a2, _ = load_game("source/ardennes2")
-    pos = Position.from_scenario(a2, a2.scenario("7.1"))
+    pos = starting_position(a2, a2.scenario("7.1"))
     assert pos.counter("de-werfer-16#1") == Counter("de-werfer-16#1", "de-werfer-16", "axis", frozenset({"dg"}))
     assert pos.where("de-werfer-16#1") == Where(hex="B35.33")
     boxes = pos.in_boxes()
@@ -76,7 +76,7 @@ def test_spread_fills_each_hex_to_the_limit_in_printed_order(mini):
     # mini stacks 2 per hex; three units on 0101-0103: two in 0101, the third in 0102, none in 0103
     mini.edit(S1, lambda d: d["setup"].append(_range_line([{"unit": "b2-a", "count": 3}])))
     g, _ = load_game(mini.path)
-    pos = Position.from_scenario(g, g.scenario("s1"))
+    pos = starting_position(g, g.scenario("s1"))
     assert [c.piece for c in pos.at("0101")] == ["b2-a#1", "b2-a#2"]
     assert [c.piece for c in pos.at("0102")] == ["b2-a#3"]
     assert pos.at("0103") == ()

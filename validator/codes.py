@@ -2,7 +2,7 @@
 
 A code is declared by the function that produces it (`@check` for tree checks, `@rule` for the
 referee's rules) or, for findings made while reading files, in this module's `READ_CODES`.
-`hexforge checks` lists them all (`all_codes`). Codes are stable: a retired code is never reused.
+`hexforge checks` lists them all (`validator.catalog.all_codes`). Codes are stable: a retired code is never reused.
 
 Each code carries its documentation (`Code.doc`): the docstring of the function that produces it, or
 the `doc=` of `declare`, in the sections `validator.code_docs` reads; `hexforge explain CODE` and
@@ -235,13 +235,3 @@ READ_CODES: tuple[Code, ...] = (
         `from: "0808"`, what the data holds: the patch applies: no finding.
         """),
 )
-
-
-
-def all_codes() -> dict[str, Code]:
-    """Every declared code, in code order: reading codes, tree checks, and the referee's rules."""
-    from .checks import all_checks              # the modules that declare codes, each listed once there
-    from .referee import all_rules
-    all_checks()
-    all_rules()
-    return dict(sorted(CODES.items()))

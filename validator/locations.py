@@ -36,10 +36,6 @@ def location_hexes(game: Game, location: Location) -> Optional[tuple[str, ...]]:
     return tuple(dict.fromkeys(h for a in printed for h in a.hexes if grid.exists(h)))
 
 
-def is_single_hex(location: Location) -> bool:
-    return location.hex is not None
-
-
 def in_play(game: Game, scenario: Scenario) -> Optional[Callable[[str], bool]]:
     """A predicate: is a hex on a board the scenario uses and inside its play area? None when every hex is."""
     grid = game.grid

@@ -49,14 +49,6 @@ class Position:
     def __len__(self) -> int:
         return len(self._where)
 
-    @staticmethod
-    def from_scenario(game, scenario) -> "Position":
-        """The scenario's starting position: set-up units on their hexes (a location that is not one hex
-        spread within the stacking limit), reinforcements in their holding boxes. Pieces are named
-        `<unit id>#<n>`; see `validator.scenario_position` for every placement rule."""
-        from .scenario_position import position_of_scenario
-        return position_of_scenario(game, scenario).position
-
     def __iter__(self) -> Iterator[tuple[Counter, Where]]:
         for w, c in self._where.values():
             yield c, w

@@ -1,6 +1,6 @@
 """A scenario's starting position: every set-up unit on its hex, every reinforcement in its holding box.
 
-`position_of_scenario` is the one placer; `Position.from_scenario` returns its position, the set-up
+`position_of_scenario` is the one placer; `starting_position` returns its position, the set-up
 checks judge it, and the module's set-up (.vsav) is written from it.
 
 - A piece is named ``<unit id>#<n>``, n counting that unit's counters from 1 in the scenario's
@@ -194,3 +194,9 @@ def position_of_scenario(game: Game, scenario: Scenario) -> ScenarioPosition:
     by_piece = {ch.piece: ch for ch in placer.choices}
     choices = tuple(by_piece[piece] for piece in order if piece in by_piece)
     return ScenarioPosition(scenario, position, lines, placer.boxes, choices, tuple(placer.problems))
+
+
+def starting_position(game: Game, scenario: Scenario) -> Position:
+    """The scenario's starting position: set-up units on their hexes (a location that is not one hex
+    spread within the stacking limit), reinforcements in their holding boxes; pieces `<unit id>#<n>`."""
+    return position_of_scenario(game, scenario).position

@@ -1,7 +1,7 @@
 """Where a scenario's pieces go in the module: the scenario's starting position, as VASSAL pieces.
 
 The position comes from `validator.scenario_position.position_of_scenario`, the same placer the
-set-up checks judge (and `Position.from_scenario` returns), so a module set-up is a legal position:
+set-up checks judge (and `scenario_position.starting_position` returns), so a module set-up is a legal position:
 - a single-hex line: that hex (``how`` = ``hex``);
 - any other location (``any_of``, ``range``, ``within``, ``area``, ``any_area``): its units one at a
   time, in printed order, into the first of its hexes the stacking and mixing rules let them join,

@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, Union
 
-from ..codes import all_codes
 from ..model import DRM, Game, SideEffect, TableStrengths, Unit
 from ..position import Counter, Position
 from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
@@ -70,7 +69,8 @@ class Judgement:
     @property
     def severity(self) -> str:
         """The declared severity of the verdict's code (a legal verdict has none: info)."""
-        return all_codes()[self.code].severity if self.code else "info"
+        from . import all_rules                 # the referee's own rule modules, registered
+        return all_rules()[self.code].severity if self.code else "info"
 
 
 # -- what the record shows after the roll --

@@ -13,20 +13,21 @@ from typing import Optional
 from ..record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
 from .arrivals import consumed, entry_area
 from .battles import keep_battle, read_battle
-from .ledger import Entry, Leg, Removal, drop, put
+from . import rules_on, rules_on_event
+from .ledger import Entry, Leg, Removal, Roll, drop, put
 from .movement import MoveReading, splits_in_two
 from .order import keep_order
-from .replay import Replay, roll_entry, run, steps_after
+from .lookahead import steps_after
 from .scenario import control_after
 from .stacking import still_open
 
 
-def read_event(r: Replay, step: Step, ev) -> None:
+def read_event(r: "Replay", step: Step, ev) -> None:
     _READ.get(type(ev), _piece)(r, step, ev)
 
 
 # -- the turn, the chat, the dice --
-def _turn(r: Replay, step: Step, ev: TurnChanged) -> None:
+def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
     """The turn marker moved: the phase ends, the new turn (and phase) begin. Read as the turn it leaves."""
     keep_phase_end(r, step)
     left = r.ledger.turn
@@ -36,7 +37,7 @@ def _turn(r: Replay, step: Step, ev: TurnChanged) -> None:
     run(r, "event", step, ev, reading=left)
 
 
-def _chat(r: Replay, step: Step, ev: Chat) -> None:
+def _chat(r: "Replay", step: Step, ev: Chat) -> None:
     i = r.tracker.match_announcement(ev.text)
     if i is None:
         return
@@ -49,7 +50,7 @@ def _chat(r: Replay, step: Step, ev: Chat) -> None:
         r.partly(step.index, f"the chat names the {r.tracker.name(i)}, which the events had passed")
 
 
-def _roll(r: Replay, step: Step, ev: DieRoll) -> None:
+def _roll(r: "Replay", step: Step, ev: DieRoll) -> None:
     r.tracker.rolled()
     r.ledger = r.ledger.with_(rolls=r.ledger.rolls + (roll_entry(r, step, ev),))
     r.note_step(step)
@@ -61,7 +62,7 @@ def _roll(r: Replay, step: Step, ev: DieRoll) -> None:
 
 
 # -- a piece --
-def _piece(r: Replay, step: Step, ev) -> None:
+def _piece(r: "Replay", step: Step, ev) -> None:
     read_as, reading = _read_piece(r, step, ev)
     r.note_step(step)
     move = _move_reading(r, step, ev, read_as)
@@ -69,7 +70,7 @@ def _piece(r: Replay, step: Step, ev) -> None:
     _keep_piece(r, v)
 
 
-def _read_piece(r: Replay, step: Step, ev) -> tuple[str, Optional[tuple[int, str]]]:
+def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, str]]]:
     """How the event is read, and (for a move) the phase it falls in and as what; the phase that reading
     forces begins (the one before it ends), and a move or an entry in a movement phase joins its leg."""
     if is_map_move(ev):
@@ -89,7 +90,7 @@ def _read_piece(r: Replay, step: Step, ev) -> tuple[str, Optional[tuple[int, str
     return "other", None
 
 
-def _phase_of(r: Replay, step: Step, side, cls, as_what: str) -> Optional[tuple[int, str]]:
+def _phase_of(r: "Replay", step: Step, side, cls, as_what: str) -> Optional[tuple[int, str]]:
     t = r.tracker
     reading = t.reading(side, cls)
     if not t.knows_moves():
@@ -104,7 +105,7 @@ def _phase_of(r: Replay, step: Step, side, cls, as_what: str) -> Optional[tuple[
     return reading
 
 
-def _entry_phase(r: Replay, step: Step, ev) -> Optional[tuple[int, str]]:
+def _entry_phase(r: "Replay", step: Step, ev) -> Optional[tuple[int, str]]:
     """The phase a reinforcement's entry falls in, where the sequence of play says in which phases
     reinforcements arrive (`arrivals`): the earliest such phase of its side from here (the one before
     ends). None where the sequence does not say, or no such phase is left this turn (HF1406 judges it)."""
@@ -129,7 +130,7 @@ def _entering(ev) -> Optional[str]:
     return None
 
 
-def _extend_leg(r: Replay, ev: Moved, phase: Optional[int], step: Step) -> None:
+def _extend_leg(r: "Replay", ev: Moved, phase: Optional[int], step: Step) -> None:
     """The unit's movement this phase gains a drag (a new leg if it had not moved in this phase)."""
     legs = r.ledger.legs
     leg = legs.get(ev.counter.piece)
@@ -140,7 +141,7 @@ def _extend_leg(r: Replay, ev: Moved, phase: Optional[int], step: Step) -> None:
     r.ledger = r.ledger.with_(legs=put(legs, ev.counter.piece, leg))
 
 
-def _start_entry_leg(r: Replay, step: Step, ev, phase: int) -> None:
+def _start_entry_leg(r: "Replay", step: Step, ev, phase: int) -> None:
     """A reinforcement's leg: entered at a hex of its entry area (which one is read with its cost)."""
     h = _entering(ev)
     hexes = entry_area(r.view("event", step, ev, "entry"), ev.counter, h)
@@ -149,7 +150,7 @@ def _start_entry_leg(r: Replay, step: Step, ev, phase: int) -> None:
     r.ledger = r.ledger.with_(legs=put(r.ledger.legs, ev.counter.piece, leg))
 
 
-def _move_reading(r: Replay, step: Step, ev, read_as: str) -> Optional[MoveReading]:
+def _move_reading(r: "Replay", step: Step, ev, read_as: str) -> Optional[MoveReading]:
     leg = r.ledger.legs.get(ev.counter.piece) if read_as in ("move", "entry") else None
     if leg is None or (leg.start is None and leg.entry is not None and leg.entry.hexes is None):
         return None
@@ -158,7 +159,7 @@ def _move_reading(r: Replay, step: Step, ev, read_as: str) -> Optional[MoveReadi
                        splits_in_two(r.tracker, leg, side, cls), _leaves(r, step))
 
 
-def _leaves(r: Replay, step: Step):
+def _leaves(r: "Replay", step: Step):
     def leaves(dst: str, pieces: set) -> Optional[int]:
         for s in steps_after(r.record, step):
             for e in s.events:
@@ -169,7 +170,7 @@ def _leaves(r: Replay, step: Step):
     return leaves
 
 
-def _keep_piece(r: Replay, v) -> None:
+def _keep_piece(r: "Replay", v) -> None:
     """What a piece event did, kept; then the position changes."""
     ev, step, led = v.event, v.step, r.ledger
     piece = ev.counter.piece
@@ -190,7 +191,7 @@ def _keep_piece(r: Replay, v) -> None:
     _change_position(r, ev)
 
 
-def _change_position(r: Replay, ev) -> None:
+def _change_position(r: "Replay", ev) -> None:
     before = r.position
     if isinstance(ev, Moved):
         r.position = before.placed(ev.counter, ev.dst)
@@ -207,7 +208,7 @@ def _change_position(r: Replay, ev) -> None:
 
 
 # -- a phase's end --
-def keep_phase_end(r: Replay, step: Optional[Step]) -> None:
+def keep_phase_end(r: "Replay", step: Optional[Step]) -> None:
     """The current phase is over (a later phase or turn begins; `step` None: the log ends): judge its
     end, keep the stacks still wrong, start new legs and battles."""
     if step is None:
@@ -218,3 +219,19 @@ def keep_phase_end(r: Replay, step: Optional[Step]) -> None:
 
 
 _READ = {TurnChanged: _turn, Chat: _chat, DieRoll: _roll}
+
+
+# -- running a moment's rules --
+def run(r: "Replay", kind: str, step: Optional[Step] = None, event=None, read_as: Optional[str] = None,
+        reading=None, **readings) -> "View":
+    """Show the rules of a moment its view, and record what they say; the view is returned."""
+    v = r.view(kind, step, event, read_as, reading)
+    for k, x in readings.items():
+        setattr(v, k, x)
+    rules = rules_on_event(type(event), read_as) if kind == "event" else rules_on(kind)
+    r.judge(v, rules)
+    return v
+
+
+def roll_entry(r: "Replay", step: Step, ev: DieRoll) -> Roll:
+    return Roll(step.index, ev, r.tracker.label())

@@ -10,16 +10,17 @@ step's moments made; a roll it takes back is kept as discarded (a re-roll names 
 """
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Optional
 
 from ..codes import CODES
 from ..model import Game, Scenario
 from ..position import Position
-from ..record import DieRoll, GameRecord, Step, TurnChanged
-from . import Finding, Verdict, rules_on, rules_on_event
-from .ledger import Discarded, Ledger, Roll
+from ..record import GameRecord, Step
+from . import Finding, Verdict, rules_on
+from .ledger import Discarded, Ledger
 from .phases import PhaseTracker
 from .undo import DEPTH as UNDO_DEPTH, undone_by
+from .keepers import read_event
 from .view import Facts, Lookups, View
 
 
@@ -116,7 +117,6 @@ class Replay:
 
 def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], facts: Optional[Facts] = None,
            look: Optional[Lookups] = None) -> Replay:
-    from .keepers import read_event            # the ledger's keepers (they import the rules' readings)
     r = Replay(game, record, scenario, facts or Facts(game, scenario, record), look)
     r.judge(r.view("start"), rules_on("start"))
     undone = undone_by(record)
@@ -151,50 +151,6 @@ def _undo(r: Replay, step: Step, target: Optional[int], snaps: dict) -> None:
     r.coverage.setdefault(target, {"partly": [], "not": []})["undone"] = step.index
 
 
-def run(r: Replay, kind: str, step: Optional[Step] = None, event=None, read_as: Optional[str] = None,
-        reading=None, **readings) -> View:
-    """Show the rules of a moment its view, and record what they say; the view is returned."""
-    v = r.view(kind, step, event, read_as, reading)
-    for k, x in readings.items():
-        setattr(v, k, x)
-    rules = rules_on_event(type(event), read_as) if kind == "event" else rules_on(kind)
-    r.judge(v, rules)
-    return v
-
-
-def steps_after(record: GameRecord, step: Optional[Step]) -> Iterable[Step]:
-    """The record's steps after one step, up to the next turn change, less undos and the steps they
-    take back (what the game came to, as the replay will read it)."""
-    if step is None:
-        return
-    index, undone = _index_of(record)
-    i = index.get(step.index)
-    if i is None:
-        return
-    steps = record.steps
-    for j in range(i + 1, len(steps)):
-        s = steps[j]
-        if any(isinstance(e, TurnChanged) for e in s.events):
-            return
-        if s.undo or s.index in undone:
-            continue
-        yield s
-
-
-_INDEX: dict = {}
-
-
-def _index_of(record: GameRecord) -> tuple[dict, frozenset]:
-    """(step number -> its place in record.steps, the steps an undo takes back), once per record."""
-    hit = _INDEX.get(id(record))
-    if hit is None or hit[0] is not record:
-        if len(_INDEX) > 8:
-            _INDEX.clear()
-        hit = _INDEX[id(record)] = (record, {s.index: i for i, s in enumerate(record.steps)},
-                                    frozenset(undone_by(record).values()))
-    return hit[1], hit[2]
-
-
 def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
     if scenario and scenario.first_turn:
         return scenario.first_turn
@@ -204,9 +160,3 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
 def _start_control(facts: Facts) -> dict:
     from .scenario import start_control
     return start_control(facts.game, facts.scenario, facts.record, facts.previous)
-
-
-def roll_entry(r: Replay, step: Step, ev: DieRoll) -> Roll:
-    return Roll(step.index, ev, r.tracker.label())
-
-

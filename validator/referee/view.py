@@ -19,6 +19,7 @@ from ..record import GameRecord
 from ..stacking import overstacked, side_of as _side_of
 from .costs import ClassCosts, costs_by_class
 from .ledger import Ledger
+from .lookahead import steps_after
 from .markers import marker_states
 from .phases import PhaseTracker
 from .start import Match, location_hexes, slots
@@ -340,5 +341,4 @@ class View:
 
     def steps_after(self):
         """The record's steps after this moment's step, up to the next turn change."""
-        from .replay import steps_after
         return steps_after(self.facts.record, self.step)

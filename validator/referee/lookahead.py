@@ -1,0 +1,42 @@
+"""Looking ahead in a record: the steps after one, as the game came to be (undos and the steps they take
+back left out), up to the next turn change. What a roll's battle is read from (who lost what after it),
+and whether an enemy leaves a hex a unit moved onto."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ..record import GameRecord, Step, TurnChanged
+from .undo import undone_by
+
+
+def steps_after(record: GameRecord, step: Optional[Step]) -> Iterable[Step]:
+    """The record's steps after one step, up to the next turn change, less undos and the steps they
+    take back (what the game came to, as the replay will read it)."""
+    if step is None:
+        return
+    index, undone = _index_of(record)
+    i = index.get(step.index)
+    if i is None:
+        return
+    steps = record.steps
+    for j in range(i + 1, len(steps)):
+        s = steps[j]
+        if any(isinstance(e, TurnChanged) for e in s.events):
+            return
+        if s.undo or s.index in undone:
+            continue
+        yield s
+
+
+_INDEX: dict = {}
+
+
+def _index_of(record: GameRecord) -> tuple[dict, frozenset]:
+    """(step number -> its place in record.steps, the steps an undo takes back), once per record."""
+    hit = _INDEX.get(id(record))
+    if hit is None or hit[0] is not record:
+        if len(_INDEX) > 8:
+            _INDEX.clear()
+        hit = _INDEX[id(record)] = (record, {s.index: i for i, s in enumerate(record.steps)},
+                                    frozenset(undone_by(record).values()))
+    return hit[1], hit[2]
