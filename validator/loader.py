@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path as FsPath
 from typing import Optional
@@ -21,7 +22,8 @@ from .model import (
     DRM, TEC, Area, CombatRule, MixingRule, StackingRule, ZocRule, Arrival, Deployment, Assumption, Box, Dice, Errata, ErratumItem, Factors, Formation, Game,
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     NotIfMovedIn, OneAtATime, Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
-    SideEffect, TableClamp, TableStrengths, DrmCondition, AfterCombat,
+    SideEffect, TableClamp, TableStrengths, DrmCondition, AfterCombat, ColumnShift, StrengthModifier,
+    UnitCondition, Unprinted,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, VictoryTerms,
 )
 from .tec import read_costs
@@ -257,7 +259,7 @@ def _side_effect(m) -> Optional[SideEffect]:
     if m is None:
         return None
     return SideEffect(bool(m.get("eliminated")), _count(m.get("steps")), _count(m.get("units")),
-                      _count(m.get("retreat")), _count(m.get("advance")), m.get("blocked"))
+                      _count(m.get("retreat")), _count(m.get("advance")), m.get("blocked"), _count(m.get("or_steps")))
 
 
 def _result_effect(m) -> Optional[ResultEffect]:
@@ -286,7 +288,31 @@ def _after_combat(m) -> Optional[AfterCombat]:
     if not m:
         return None
     return AfterCombat(m.get("retreat"), _t(m.get("avoids")), m.get("advance"), m.get("rule"), m.get("advance_hexes"),
-                       m.get("advance_by"), m.get("advance_units"))
+                       m.get("advance_by"), m.get("advance_units"), m.get("advance_rule"),
+                       m.get("displaces"))
+
+
+def _strength_modifier(m) -> StrengthModifier:
+    cond = m.get("if")
+    factor = Fraction(str(m["factor"])) if m.get("factor") else None
+    return StrengthModifier(m["id"], _t(m.get("applies_to")), factor, m.get("adds") == "unknown",
+                            m.get("rounding", "unknown"), m.get("side"),
+                            UnitCondition(_t(cond.get("state")), _t(cond.get("marker")), _t(cond.get("terrain")))
+                            if cond else None, m.get("when"), m.get("rule"))
+
+
+def _shift(m) -> ColumnShift:
+    cols = m["columns"]
+    least, most = (sorted(cols["between"]) if isinstance(cols, dict) else (cols, cols))
+    return ColumnShift(m["id"], least, most, m.get("per", "battle"), _drm_condition(m.get("if")), m.get("when"),
+                       m.get("rule"))
+
+
+def _unprinted(m) -> Unprinted:
+    rows = tuple(r for x in m["rows"] for r in parse_rolls(x)) if m.get("rows") else None
+    any_of = m.get("any_of")
+    return Unprinted(rows, _t(m.get("columns")) or None, () if any_of in (None, "key") else _t(any_of),
+                     any_of == "key", m.get("likely"), m.get("gap_likely"), m.get("note"), m.get("rule"))
 
 
 def _strengths(m) -> TableStrengths:
@@ -419,7 +445,8 @@ def _rules(r) -> Rules:
         zoc=ZocRule(zoc.get("model"), zoc.get("rule"), zoc.get("post_min_steps"), zoc.get("post_spacing"),
                     zoc.get("max_bonds_per_post"), _loc(zoc), zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),
         combat=CombatRule(cb.get("method"), cb.get("table"), cb.get("rule"), _loc(cb), _limit(cb.get("attack_once")),
-                          _limit(cb.get("defend_once")), _limit(cb.get("combat_phases_only"))),
+                          _limit(cb.get("defend_once")), _limit(cb.get("combat_phases_only")),
+                          _limit(cb.get("one_hex"))),
         movement_classes=_t(r.get("movement_classes")), other=dict(r.get("other") or {}), loc=_loc(r),
         movement_rule=r.get("movement_rule"), one_at_a_time=_one_at_a_time(r.get("one_at_a_time")))
 
@@ -511,7 +538,10 @@ def build_game(root: FsPath, files: dict, errata_docs, errata_applied: bool, rel
             _loc(x), _table_notes(x.get("notes")), next((d for d in dice if d.name == x.get("dice")), None),
             clamp=_clamp(x.get("clamp")), sides=_t(x.get("sides")), drm_from=x.get("drm_from"),
             rounding=x.get("rounding"), rounding_rule=x.get("rounding_rule"), strengths=_strengths(x.get("strengths")),
-            after_combat=_after_combat(x.get("after_combat"))))
+            after_combat=_after_combat(x.get("after_combat")), requires=_drm_condition(x.get("requires")),
+            strength_modifiers=tuple(_strength_modifier(m) for m in x.get("strength_modifiers") or ()),
+            shifts=tuple(_shift(m) for m in x.get("shifts") or ()), terrain_shifts=x.get("terrain_shifts"),
+            unprinted=tuple(_unprinted(m) for m in x.get("unprinted") or ())))
 
     c = files.get("counters.yaml") or {}
     default_steps = int(c.get("default_steps") or 1)
