@@ -355,15 +355,20 @@ def test_advance_into_the_vacated_hex(game):
     a = att[0][0]
     legal = judge_battle(game, pos, "red", roll(2), [retreat, Moved(a, Where(h), Where(OPEN))])
     assert legal.verdict == "legal", legal.message
-    # past the defender's hex: an advance of 1 enters it and stops
+    assert legal.faults == ()
+    # past the defender's hex: an advance of 1 enters it and stops. The result (DR) fits: the advance is wrong
+    # (HF1512), at its own step
     beyond = next(n for n in sorted(game.grid.neighbours(OPEN)) if game.grid.distance(h, n) == 2)
-    j = judge_battle(game, pos, "red", roll(2), [retreat, Moved(a, Where(h), Where(beyond))])
-    assert j.verdict == "violation" and "enters the defender's hex" in j.message
-    # roll 4 at 3:1 is EX: the defender, flipped, stays; moving into its hex is a violation
+    j = judge_battle(game, pos, "red", roll(2), [retreat, Moved(a, Where(h), Where(beyond))], event_steps=(7, 8))
+    assert j.verdict == "legal"
+    assert j.faults == ((a.piece, "too-far", f"10th Rifle Regiment advances {h} -> {beyond}: an advance of 1 hex(es) "
+                                             f"goes into the defender's hex {OPEN} first", 8),)
+    # roll 4 at 3:1 is EX: the defender, flipped, stays; moving into its hex is an advance into a hex not vacated
     flips = [StateChanged(d.with_state({"reduced"}), d.state, Where(OPEN)),
              StateChanged(a.with_state({"reduced"}), a.state, Where(h))]
     j = judge_battle(game, pos, "red", roll(4), flips + [Moved(att[1][0], Where(h), Where(OPEN))])
-    assert j.verdict == "violation" and f"but the defender's hex {OPEN} was not vacated" in j.message
+    assert j.verdict == "legal" and [f[:2] for f in j.faults] == [(att[1][0].piece, "too-far")]
+    assert f"but the defender's hex {OPEN} was not vacated" in j.faults[0][2]
     # a reduced defender eliminated by EX vacates its hex: any result then allows the advance (8.7)
     weak = d.with_state({"reduced"})
     pos2 = Position.of([(c, Where(x)) for c, x in att] + [(weak, Where(OPEN))])   # three of them: 12:3, EX
