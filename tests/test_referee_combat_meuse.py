@@ -397,6 +397,29 @@ def test_meuse_violations_step_10_deletes_a_defender_that_should_retreat(game):
     assert (f.turn, f.phase, f.side, f.rule) == ("1", "red-combat", "red", "8.3, 8.6")
 
 
+def test_meuse_combat_legal_three_battles_with_drags(game):
+    # retreats in two drags each, advances into the vacated hexes, an attack at exactly 1:3: nothing to find
+    r = _audited(game, "meuse_combat_legal")
+    assert [f for f in r.findings if f.code.startswith(("HF15", "HF16"))] == []
+    assert all(s["status"] == "full" for s in r.coverage["steps"])
+
+
+def test_meuse_combat_violations_each_at_its_step(game):
+    r = _audited(game, "meuse_combat_violations")
+    got = [(f.step, f.code, f.severity, f.hexes, f.units, f.rule) for f in r.findings if f.code.startswith(("HF15", "HF16"))]
+    assert got == [
+        (10, "HF1505", "warning", ("B1.10",), (game.unit("blue-2lm-rec").name,), "8.3"),
+        (12, "HF1513", "error", ("B1.10", "B1.11"), (game.unit("blue-2lm-rec").name,), "8.6"),
+        (20, "HF1512", "error", ("B2.17", "B1.17"), (game.unit("red-4rd-11").name,), "8.7")]
+    msg = {f.code: f.message for f in r.findings}
+    assert msg["HF1505"] == ("the roll 5 at step 8 for the battle against B1.10 (at 5:1 (6:1 shifted 1L): DE) was "
+                             "undone at step 9 and rolled again at step 10 (3: D1/DR)")
+    assert msg["HF1513"].endswith("retreats B1.10 -> B1.11 -> A16.11: its drag to B1.11 stops where a retreat never "
+                                  "goes (B1.11 is in an enemy ZOC)")
+    assert msg["HF1512"].endswith("advances B2.17 -> B1.17 -> A16.17: an advance of 1 hex(es) goes into the "
+                                  "defender's hex B1.17 first and stops there")
+
+
 def test_drm_conditions_evaluate_yes_no_unknown(game):
     from validator.model import DrmCondition
     from validator.referee.combat_terrain import BattleFacts, condition_holds

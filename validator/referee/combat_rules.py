@@ -222,7 +222,12 @@ def combat_re_rolled(v) -> Optional[Verdict]:
                 f"{was} was undone at step {d.undone_at} and rolled again at step {b.step} ({v.event.total}"
                 f"{': ' + b.result if b.result else ''})",
         hexes=(b.hex,) if b.hex else b.hexes, units=tuple(_label(v, p) for p in b.defenders),
-        rule=v.game.rules.combat.rule, side=r.side))
+        rule=_table_rule(v, b.table) or v.game.rules.combat.rule, side=r.side))
+
+
+def _table_rule(v, table_id) -> Optional[str]:
+    t = next((t for t in v.game.tables if t.id == table_id), None)
+    return t.rule if t is not None else None
 
 
 @rule("HF1506", "attack-below-lowest-odds", "error",
