@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -420,3 +421,42 @@ def test_differential_headings_without_terrain_lines(games):
                                     ("+2, +3", 2, 3), ("4+", 4, None)]
     assert [ct.headings.lookup(ct.value(a, d)).column for a, d in ((1, 9), (5, 5), (8, 5), (20, 1))] == [0, 2, 4, 5]
     assert ct.lines == () and ct.line_for("anything") is ct.headings
+
+
+# -- the seeds' real VASSAL 3.7.9 logs of battles (tests/fixtures/vlogs; their modules in shared/vassal-logs) --
+FIX = Path(__file__).resolve().parent / "fixtures" / "vlogs"
+SHARED = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "vassal-logs",
+                           Path("/work/shared/vassal-logs")) if p.exists()), None)
+
+
+def _seed_log(games, name):
+    from compiler.vassal.vlog import read_log
+    from validator.referee.audit import audit
+    gid = name.split("_")[0]
+    if SHARED is None or not (SHARED / f"{gid}.vmod").exists():
+        pytest.skip("the seed's module (shared/vassal-logs) is not here")
+    game = games[gid]
+    r = audit(game, read_log(FIX / f"{name}.vlog", module=SHARED / f"{gid}.vmod", game=game))
+    return [(f.step, f.code, f.severity, f.hexes, f.units) for f in r.findings if f.code.startswith("HF15")], r
+
+
+def test_aachen_combat_log_one_battle_legal_one_impossible(games):
+    # battle 1 (steps 7-9): +5, roll 1, one attacker and the defender deleted (Ex): legal. Battle 2 (11-14): the
+    # same, both attackers and the defender deleted: an error at the first deletion, the readings tried named
+    got, r = _seed_log(games, "aachen_combat")
+    assert got == [(12, "HF1501", "error", ("1330", "1230", "1430"),
+                    ("1-1-7 infantry", "3-3-7 infantry"))]
+    f = next(f for f in r.findings if f.code == "HF1501")
+    assert "whatever the terrain of 1330 and the column (1 to 12; printed 6 against 1 (+5)" in f.message
+    assert "a roll of 1 gives (A), A3, A2, •, Ex, D2, D3 or De; none fits" in f.message
+    assert r.coverage["steps"][6]["status"] == "full"                     # battle 1's roll
+
+
+def test_ardennes2_combat_log_one_battle_impossible_one_legal(games):
+    # battle 1 (steps 4-5): 2:1 on 2d6 = 3, the defender deleted and the attackers whole: an error; battle 2
+    # (7-8): 1:3 on 2d6 = 4, the attacker deleted (A2): legal
+    got, r = _seed_log(games, "ardennes2_combat")
+    assert got == [(5, "HF1501", "error", ("B26.52",), ("2-2-16 Arm Cav Bn (38)",))]
+    f = next(f for f in r.findings if f.code == "HF1501")
+    assert "(1:4 to 2:1; printed 4 against 2 (2:1)" in f.message and "a roll of 3 gives A2;" in f.message
+    assert "not known" not in f.message
