@@ -460,3 +460,29 @@ def test_ardennes2_combat_log_one_battle_impossible_one_legal(games):
     f = next(f for f in r.findings if f.code == "HF1501")
     assert "(1:4 to 2:1; printed 4 against 2 (2:1)" in f.message and "a roll of 3 gives A2;" in f.message
     assert "not known" not in f.message
+
+
+# -- what the trees declare for combat, and what check reports of it --
+def test_check_lists_the_combat_rules_kept_as_text():
+    from compiler.cli import check_tree
+    _, diags = check_tree(SOURCE / "aachen")
+    text = [(d.loc.file, d.message) for d in diags if d.code == "HF615"]
+    assert len(text) == 6 and all(f == "game.yaml" for f, _ in text)
+    assert text[0][1] == ("combat rule kept as text, not judged: 8.2: A mobile unit cannot attack in both the Combat "
+                          "Phase and again in the Mobile Combat Phase of the same player turn.")
+    _, diags = check_tree(SOURCE / "meuse")                       # near miss: meuse keeps every combat rule as data
+    assert [d for d in diags if d.code == "HF615"] == []
+
+
+def test_the_seed_trees_declare_their_combat_data(games):
+    ard = next(t for t in games["ardennes2"].tables if t.id == "crt")
+    assert [(m.id, m.applies_to, str(m.factor), m.rounding) for m in ard.strength_modifiers] == [
+        ("dg", ("attack", "defense"), "1/2", "unknown"), ("barrage", ("attack", "defense"), "1/4", "unknown")]
+    assert ard.terrain_shifts == "left" and [(s.id, s.least, s.most, s.per) for s in ard.shifts] == [
+        ("city", -2, -2, "battle"), ("stream", -1, -1, "attacking-stack"), ("woods", -2, 0, "battle")]
+    assert games["ardennes2"].rules.combat.attack_once == "3.2" and games["ardennes2"].rules.combat.defend_once is None
+    aachen = next(t for t in games["aachen"].tables if t.id == "crt")
+    assert aachen.after_combat.advance_by == "attackers" and aachen.after_combat.retreat is None
+    assert next(k for k in aachen.key if k.code == "D2").effect.defender.or_steps == "1"       # stiff resistance
+    blitz = next(t for t in games["bulge"].tables if t.id == "blitz")
+    assert blitz.requires.attacker_class == ("mechanized",)

@@ -23,7 +23,7 @@ from .model import (
     Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, Nationality, OrderOfArrival, Patch,
     NotIfMovedIn, OneAtATime, Path, Phase, Place, Places, Placement, Removal, ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side,
     SideEffect, TableClamp, TableStrengths, DrmCondition, AfterCombat, ColumnShift, StrengthModifier,
-    UnitCondition, Unprinted,
+    TextRule, UnitCondition, Unprinted,
     SupplySource, Table, TableRow, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, VictoryTerms,
 )
 from .tec import read_costs
@@ -446,7 +446,8 @@ def _rules(r) -> Rules:
                     zoc.get("max_bonds_per_post"), _loc(zoc), zoc.get("exerted_by"), _t(zoc.get("blocked_by"))),
         combat=CombatRule(cb.get("method"), cb.get("table"), cb.get("rule"), _loc(cb), _limit(cb.get("attack_once")),
                           _limit(cb.get("defend_once")), _limit(cb.get("combat_phases_only")),
-                          _limit(cb.get("one_hex"))),
+                          _limit(cb.get("one_hex")),
+                          tuple(TextRule(u["text"], u.get("rule"), _loc(u)) for u in cb.get("unjudged") or ())),
         movement_classes=_t(r.get("movement_classes")), other=dict(r.get("other") or {}), loc=_loc(r),
         movement_rule=r.get("movement_rule"), one_at_a_time=_one_at_a_time(r.get("one_at_a_time")))
 

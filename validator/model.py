@@ -156,6 +156,14 @@ class ZocRule:
 
 
 @frozen
+class TextRule:
+    """A rule the tree keeps as printed text only (no data the referee can read)."""
+    text: str
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@frozen
 class CombatRule:
     """How combat is resolved (game.yaml rules.combat), and the limits the rules put on it. Each limit
     is the number of the rule that prints it; None where the rules do not say so."""
@@ -167,6 +175,7 @@ class CombatRule:
     defend_once: Optional[str] = None         # each hex is attacked at most once per combat phase
     combat_phases_only: Optional[str] = None  # no combat (no combat roll applied) outside the combat phases
     one_hex: Optional[str] = None             # each battle is fought against the units of one hex
+    unjudged: tuple["TextRule", ...] = ()     # combat rules kept as text only: the referee does not judge them
 
 
 @frozen

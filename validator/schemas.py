@@ -152,7 +152,10 @@ GAME = _obj(
                     defend_once={**_obj(), "description": "each hex is attacked at most once per combat phase"},
                     combat_phases_only={**_obj(), "description": "no combat result is applied outside the "
                                                                  "phases marked `combat`"},
-                    one_hex={**_obj(), "description": "each battle is fought against the units of one hex"}),
+                    one_hex={**_obj(), "description": "each battle is fought against the units of one hex"},
+                    unjudged={"type": "array", "items": _obj(["text"], text=_s),
+                              "description": "combat rules the rulebook prints that the tree keeps only as text: "
+                                             "the referee does not judge them (hexforge check lists them)"}),
         movement_classes=_strs,
         one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
         movement_rule={**_sn, "description": "the rule of movement allowances and paths, cited by move findings"},

@@ -226,6 +226,15 @@ def combat_table_unknown(ctx):
         yield Finding(g.rules.loc, f"the combat table {t!r} is not in tables.yaml")
 
 
+@check("HF615", "combat-rule-as-text", "info",
+       "the referee does not judge a rule kept only as text; give it as data (game.yaml rules.combat, tables.yaml) "
+       "when the format has a field for it")
+def combat_rule_as_text(ctx):
+    """A combat rule the tree keeps only as printed text (rules.combat.unjudged): a gap the referee cannot use."""
+    for u in ctx.game.rules.combat.unjudged:
+        yield Finding(u.loc, "combat rule kept as text, not judged: " + (f"{u.rule}: " if u.rule else "") + u.text)
+
+
 @check("HF619", "tec-cancels-unknown", "error",
        "`cancels` names the TEC terrain ids a feature removes (a bridge: river); fix the id or add the row")
 def tec_cancels_unknown(ctx):
