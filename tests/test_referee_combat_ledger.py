@@ -35,6 +35,14 @@ def combat_log(pos: Position, phase: str = "red-combat") -> Log:
     return log
 
 
+def after_dr(pos: Position, retreat=("B15.14", "B16.14")) -> Log:
+    """The Red Combat Phase's roll 4 against d1 in B14.14 (1:1: DR), d1 retreating two hexes, a drag each."""
+    log = combat_log(pos)
+    log.roll(4)
+    log.move(pos.counter("d1"), *retreat)
+    return log
+
+
 def combat(game, log: Log, prefix: str = "HF15") -> list[tuple]:
     r = audit(game, log.record(), "1")
     return [(f.step, f.code, f.hexes, f.units, f.message) for f in r.findings if f.code.startswith(prefix)]
@@ -59,8 +67,6 @@ def test_a_unit_attacking_twice(game):
                                   "same combat phase, against B13.13 (roll 1 at step 5) (the roll is tied to the "
                                   "battle against B13.13: likely, of 2 hexes of defending units next to a unit of "
                                   "Red, B13.13 is the only one not attacked yet this phase)")]
-    battles = audit(game, log.record(), "1")
-    assert battles.findings                                     # the battles are the ledger's: see the next test
 
 
 def test_two_units_of_one_stack_attack_two_hexes(game):
@@ -76,9 +82,7 @@ def test_two_units_of_one_stack_attack_two_hexes(game):
 def test_the_ledger_keeps_each_battle(game):
     from validator.referee.replay import replay
     pos = position(A, ("B", "red-4rd-11", "red", "B13.14"), D1, D2)
-    log = combat_log(pos)
-    log.roll(4)
-    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    log = after_dr(pos)
     log.move(pos.counter("A"), "B14.14")
     r = replay(game, log.record(), game.scenario("1"))
     (b,) = r.ledger.battles
@@ -203,9 +207,7 @@ def test_a_loss_outside_the_battle(game):
 # -- advances (8.7) --
 def test_an_advance_by_a_unit_that_did_not_attack(game):
     pos = position(A, ("C", "red-4rd-11", "red", "B12.14"), D1)
-    log = combat_log(pos)
-    log.roll(4)                                                   # 1:1 DR
-    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    log = after_dr(pos)
     log.move(pos.counter("C"), "B13.15", "B14.14")
     assert combat(game, log) == [(5, "HF1509", ("B12.14", "B14.14"), ("11th Rifle Regiment",),
                                   "11th Rifle Regiment moves B12.14 -> B13.15 -> B14.14 after the battle against "
@@ -214,9 +216,7 @@ def test_an_advance_by_a_unit_that_did_not_attack(game):
 
 def test_an_advance_into_the_vacated_hex(game):
     pos = position(A, ("C", "red-4rd-11", "red", "B12.14"), D1)
-    log = combat_log(pos)
-    log.roll(4)
-    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    log = after_dr(pos)
     log.move(pos.counter("A"), "B14.14")
     assert combat(game, log) == []
 
@@ -255,9 +255,7 @@ def test_an_advance_by_more_units_than_allowed(game):
 
 def test_an_advance_too_far_is_found_at_the_advance(game):
     pos = position(A, D1)
-    log = combat_log(pos)
-    log.roll(4)                                                   # 1:1 DR
-    log.move(pos.counter("d1"), "B15.14", "B16.14")               # steps 3, 4: a legal retreat
+    log = after_dr(pos)                                           # steps 3, 4: a legal retreat
     log.move(pos.counter("A"), "B14.14", "B15.14")                # step 5 legal, step 6 one hex too far
     assert combat(game, log) == [(6, "HF1512", ("B13.14", "B14.14"), ("10th Rifle Regiment",),
                                   "10th Rifle Regiment advances B13.14 -> B14.14 -> B15.14: an advance of 1 hex(es) "
@@ -267,9 +265,7 @@ def test_an_advance_too_far_is_found_at_the_advance(game):
 # -- retreats (8.6) --
 def test_a_retreat_dragged_through_an_enemy_zoc(game):
     pos = position(A, ("R2", "red-4rd-11", "red", "B16.13"), D1)
-    log = combat_log(pos)
-    log.roll(4)                                                   # 1:1 DR
-    log.move(pos.counter("d1"), "B15.14", "B16.15")               # B15.14 is next to R2; B16.15 is a legal end
+    log = after_dr(pos, ("B15.14", "B16.15"))                     # B15.14 is next to R2; B16.15 is a legal end
     assert combat(game, log) == [(3, "HF1513", ("B14.14", "B15.14"), ("3rd Engineer Battalion",),
                                   "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B16.15: its drag to B15.14 "
                                   "stops where a retreat never goes (B15.14 is in an enemy ZOC)")]
@@ -278,7 +274,5 @@ def test_a_retreat_dragged_through_an_enemy_zoc(game):
 def test_a_retreat_through_a_full_friendly_hex(game):
     pos = position(A, ("R2", "red-4rd-11", "red", "B16.13"), D1, ("x", "blue-3id-7", "blue", "B15.15"),
                    ("y", "blue-3id-8", "blue", "B15.15"))
-    log = combat_log(pos)
-    log.roll(4)
-    log.move(pos.counter("d1"), "B15.15", "B16.15")               # through two Blue units (5.1), ending legally
+    log = after_dr(pos, ("B15.15", "B16.15"))                     # through two Blue units (5.1), ending legally
     assert combat(game, log) == []
