@@ -469,7 +469,16 @@ def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[Strengths], shi
         found = line.lookups(lo, hi) or [line.lookup(lo)]
         for s in range(shifts[0], shifts[1] + 1):
             out += [x for lk in found for x in shifted(ct, line, lk, s)]
-    return list(dict.fromkeys(out))
+    return _one_per_column(out)
+
+
+def _one_per_column(lookups: list[Lookup]) -> list[Lookup]:
+    """One reading per column reached (the first way it was reached names it): the cells, and so the fits,
+    are the column's, however many strengths and shifts lead there."""
+    seen: dict = {}
+    for lk in lookups:
+        seen.setdefault((lk.column, None) if lk.column is not None else (None, lk.reason, lk.label), lk)
+    return list(seen.values())
 
 
 def shifted(ct: CombatTable, line: ColumnLine, lk: Lookup, shift: int) -> list[Lookup]:
@@ -716,9 +725,14 @@ class _Battle:
         return self.memo["markers"]
 
     def shown(self) -> dict:
-        if "shown" not in self.memo:
-            self.memo["shown"] = marker_states(self.game)
-        return self.memo["shown"]
+        """Marker id -> the unit states it shows (worked out once per game: every battle of an audit asks)."""
+        hit = _SHOWN.get(id(self.game))
+        if hit is None or hit[0] is not self.game:
+            hit = _SHOWN[id(self.game)] = (self.game, marker_states(self.game))
+        return hit[1]
+
+
+_SHOWN: dict = {}
 
 
 @dataclass(frozen=True)
@@ -955,9 +969,13 @@ def _by_cheapest(hexes: list[str], limits: Limits) -> list[str]:
 def _search(b: _Battle, hex_id: str) -> _Tally:
     """Every reading of the battle against one hex, pass by pass, until one fits outright."""
     tally = _Tally()
+    movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and _side_of(b.game, c) == b.side
+                 for p, x in b.losses.items())
     for ps in PASSES:
         if ps.clean is False and not (b.limits.attack_once or b.limits.defend_once):
             continue
+        if not ps.movers_attack and not movers:
+            continue                          # no unit of the attacking side moved: the same readings again
         _judge_hex(b, hex_id, tally, ps)
         if tally.found:
             break
