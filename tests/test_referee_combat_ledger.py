@@ -276,3 +276,14 @@ def test_a_retreat_through_a_full_friendly_hex(game):
                    ("y", "blue-3id-8", "blue", "B15.15"))
     log = after_dr(pos, ("B15.15", "B16.15"))                     # through two Blue units (5.1), ending legally
     assert combat(game, log) == []
+
+
+# -- how sure the roll's tie to its battle is, said in the finding --
+def test_a_violation_whose_battle_is_not_certain_says_so(game):
+    pos = position(A, D1, D2)
+    log = combat_log(pos)
+    log.roll(2)                             # 1:1 against d1 and 1:2 against d2: AR either way; nobody moves
+    (f,) = combat(game, log)
+    assert f[:3] == (2, "HF1501", ("B13.13", "B14.14"))
+    assert f[4].endswith("(no unit lost or moved after the roll) (the roll is tied to the battle against B13.13: "
+                         "possible, any of 2 hexes of defending units next to a unit of Red may be the battle's)")

@@ -78,7 +78,8 @@ def combat_result_not_on_table(v) -> Optional[Verdict]:
     after = v.battle.following
     at = next((n for n, e in after if getattr(e, "counter", None) is not None and e.counter.piece in j.pieces),
               v.step.index)
-    return found(Finding(message=j.message, hexes=tuple(j.hexes), units=_names(v, j.units), rule=j.rule,
+    tie = _tie(v) if j.tie != "certain" else ""           # which battle the roll settled, where it is not sure
+    return found(Finding(message=j.message + tie, hexes=tuple(j.hexes), units=_names(v, j.units), rule=j.rule,
                          side=v.battle.side, step=at))
 
 
