@@ -486,3 +486,16 @@ def test_the_seed_trees_declare_their_combat_data(games):
     assert next(k for k in aachen.key if k.code == "D2").effect.defender.or_steps == "1"       # stiff resistance
     blitz = next(t for t in games["bulge"].tables if t.id == "blitz")
     assert blitz.requires.attacker_class == ("mechanized",)
+
+
+def test_bulge_battle_of_two_hexes_is_no_loss_outside_the_battle(games):
+    # 9.5: a battle may take in several defender hexes (no rules.combat.one_hex): an attacker next to the other
+    # defender only, eliminated by an exchange, is in the battle; near miss of meuse's HF1508 (one_hex: 8.1)
+    from validator.referee.combat import Limits
+    g = games["bulge"]
+    a1, a2 = Counter("a1", "us-1-16", "allied"), Counter("a2", "us-9-47", "allied")
+    d1, d2 = Counter("d1", "de-79vgd-rgt", "german"), Counter("d2", "de-9vgd-rgt", "german")
+    pos = Position.of([(a1, Where("Q8")), (d1, Where("P7")), (d2, Where("R9")), (a2, Where("S9"))])
+    limits = Limits(attack_once=g.rules.combat.attack_once, defend_once=g.rules.combat.defend_once)
+    j = judge_battle(g, pos, "allied", roll(3), [Removed(d1, Where("P7")), Removed(a2, Where("S9"))], limits=limits)
+    assert j.outside == ()

@@ -1116,7 +1116,8 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     return dataclasses.replace(
         j, fit=best, attackers=certain, possible=tuple(p for p in chosen if p not in certain),
         defenders=tuple(_units_at(game, position, h, False, side, b.stacks)), tie=tie, tie_why=why,
-        faults=faults, drags=_drag_faults(b, h, best), outside=_outside(b, h, adjacent) if named else (),
+        faults=faults, drags=_drag_faults(b, h, best),
+        outside=_outside(b, h, adjacent) if named and b.limits.one_hex else (),   # else a battle may take in more
         losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
 
 

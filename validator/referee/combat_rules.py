@@ -309,8 +309,10 @@ def loss_outside_battle(v) -> Optional[Verdict]:
     ## What it checks
     After a combat roll tied for certain to a hex, a unit of the defending side in another hex, or a unit
     of the attacking side not next to it, that the log shows losing a step, eliminated or (a defender)
-    moving before the next roll; located at that unit's step. Where a battle may take in several hexes
-    (no `rules.combat.one_hex`), losses in several hexes are not judged.
+    moving before the next roll; located at that unit's step. Judged only where each battle is fought
+    against one hex (`rules.combat.one_hex`): where one may take in several (the Bulge, 9.5), a unit next to
+    another defender may be in it. A defender's move is judged only where the tables say how retreats go
+    and no retreat displaces a friendly unit.
     ## Why
     A result applies to the units of its battle (Meuse 8.1, 8.6).
     ## Reads
