@@ -133,6 +133,8 @@ case("HF613", "tec.yaml")(lambda d: d["notes"].pop("P"))
 case("HF608", "terrain.yaml")(lambda d: d["hexes"].update({"0606": ["swamp"]}))
 case("HF609", "places.yaml")(lambda d: d["victory"][0].update(value=None))
 case("HF610", "game.yaml")(lambda d: d["rules"]["combat"].update(table="crt2"))
+case("HF615", "game.yaml")(lambda d: d["rules"]["combat"].update(
+    unjudged=[{"rule": "9.2", "text": "every unit in an enemy ZOC must attack"}]))
 case("HF619", "tec.yaml")(lambda d: d["terrain"].append(
     {"id": "ford", "name": "Ford", "kind": "hexside", "cancels": ["stream"]}))
 case("HF620", "tables.yaml")(lambda d: _crt(d).update(

@@ -81,6 +81,7 @@ EXACT = {
     "HF612": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF613": ("info", "tec.yaml", ("- id: lake", 1), (), ()),
     "HF614": ("error", TAB, ("- id: crt", 1), (), ()),
+    "HF615": ("info", "game.yaml", ("- rule: '9.2'", 1), (), ()),
     "HF619": ("error", "tec.yaml", ("- id: ford", 1), (), ()),
     "HF620": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF701": ("warning", ERR, ("- op: set", 2), (), ()),
@@ -114,6 +115,7 @@ WORDS = {
     "HF613": "TEC movement code 'P' has no note saying what it means: Lake (leg), Lake (mech)",
     "HF619": "TEC row ford: cancels 'stream', which is not in the TEC",
     "HF620": "the DRM 'attacked across a river' names across 'rivr', which the tree does not have",
+    "HF615": "combat rule kept as text, not judged: 9.2: every unit in an enemy ZOC must attack",
 }
 
 
@@ -265,6 +267,8 @@ NEAR = {
     "HF613": ("tec.yaml", lambda d: d["notes"].update(P="Not allowed.")),        # reworded, still explained
     "HF614": (TAB, lambda d: base._crt(d)["rows"][0]["results"].__setitem__(2, "?")
               or base._crt(d).update(complete=False, missing=["roll 1, 3:1"])),
+    "HF615": ("game.yaml", lambda d: d["rules"]["combat"].update(                # the limit as data, no text
+        attack_once={"rule": "9.2"})),
     "HF619": ("tec.yaml", lambda d: d["terrain"].append(                        # cancels a row the TEC has
         {"id": "ford", "name": "Ford", "kind": "hexside", "cancels": ["river"]})),
     "HF620": (TAB, lambda d: base._crt(d).update(drm=[                              # names the tree's river

@@ -355,15 +355,20 @@ def test_advance_into_the_vacated_hex(game):
     a = att[0][0]
     legal = judge_battle(game, pos, "red", roll(2), [retreat, Moved(a, Where(h), Where(OPEN))])
     assert legal.verdict == "legal", legal.message
-    # past the defender's hex: an advance of 1 enters it and stops
+    assert legal.faults == ()
+    # past the defender's hex: an advance of 1 enters it and stops. The result (DR) fits: the advance is wrong
+    # (HF1512), at its own step
     beyond = next(n for n in sorted(game.grid.neighbours(OPEN)) if game.grid.distance(h, n) == 2)
-    j = judge_battle(game, pos, "red", roll(2), [retreat, Moved(a, Where(h), Where(beyond))])
-    assert j.verdict == "violation" and "enters the defender's hex" in j.message
-    # roll 4 at 3:1 is EX: the defender, flipped, stays; moving into its hex is a violation
+    j = judge_battle(game, pos, "red", roll(2), [retreat, Moved(a, Where(h), Where(beyond))], event_steps=(7, 8))
+    assert j.verdict == "legal"
+    assert j.faults == ((a.piece, "too-far", f"10th Rifle Regiment advances {h} -> {beyond}: an advance of 1 hex(es) "
+                                             f"goes into the defender's hex {OPEN} first", 8),)
+    # roll 4 at 3:1 is EX: the defender, flipped, stays; moving into its hex is an advance into a hex not vacated
     flips = [StateChanged(d.with_state({"reduced"}), d.state, Where(OPEN)),
              StateChanged(a.with_state({"reduced"}), a.state, Where(h))]
     j = judge_battle(game, pos, "red", roll(4), flips + [Moved(att[1][0], Where(h), Where(OPEN))])
-    assert j.verdict == "violation" and f"but the defender's hex {OPEN} was not vacated" in j.message
+    assert j.verdict == "legal" and [f[:2] for f in j.faults] == [(att[1][0].piece, "too-far")]
+    assert f"but the defender's hex {OPEN} was not vacated" in j.faults[0][2]
     # a reduced defender eliminated by EX vacates its hex: any result then allows the advance (8.7)
     weak = d.with_state({"reduced"})
     pos2 = Position.of([(c, Where(x)) for c, x in att] + [(weak, Where(OPEN))])   # three of them: 12:3, EX
@@ -390,6 +395,29 @@ def test_meuse_violations_step_10_deletes_a_defender_that_should_retreat(game):
     f = next(f for f in r.findings if f.code == "HF1501")
     assert "1:2/5: DR" in f.message and "blue-3id-9 was eliminated though it could retreat to" in f.message
     assert (f.turn, f.phase, f.side, f.rule) == ("1", "red-combat", "red", "8.3, 8.6")
+
+
+def test_meuse_combat_legal_three_battles_with_drags(game):
+    # retreats in two drags each, advances into the vacated hexes, an attack at exactly 1:3: nothing to find
+    r = _audited(game, "meuse_combat_legal")
+    assert [f for f in r.findings if f.code.startswith(("HF15", "HF16"))] == []
+    assert all(s["status"] == "full" for s in r.coverage["steps"])
+
+
+def test_meuse_combat_violations_each_at_its_step(game):
+    r = _audited(game, "meuse_combat_violations")
+    got = [(f.step, f.code, f.severity, f.hexes, f.units, f.rule) for f in r.findings if f.code.startswith(("HF15", "HF16"))]
+    assert got == [
+        (10, "HF1505", "warning", ("B1.10",), (game.unit("blue-2lm-rec").name,), "8.3"),
+        (12, "HF1513", "error", ("B1.10", "B1.11"), (game.unit("blue-2lm-rec").name,), "8.6"),
+        (20, "HF1512", "error", ("B2.17", "B1.17"), (game.unit("red-4rd-11").name,), "8.7")]
+    msg = {f.code: f.message for f in r.findings}
+    assert msg["HF1505"] == ("the roll 5 at step 8 for the battle against B1.10 (at 5:1 (6:1 shifted 1L): DE) was "
+                             "undone at step 9 and rolled again at step 10 (3: D1/DR)")
+    assert msg["HF1513"].endswith("retreats B1.10 -> B1.11 -> A16.11: its drag to B1.11 stops where a retreat never "
+                                  "goes (B1.11 is in an enemy ZOC)")
+    assert msg["HF1512"].endswith("advances B2.17 -> B1.17 -> A16.17: an advance of 1 hex(es) goes into the "
+                                  "defender's hex B1.17 first and stops there")
 
 
 def test_drm_conditions_evaluate_yes_no_unknown(game):

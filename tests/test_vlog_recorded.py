@@ -20,6 +20,8 @@ SHARED_ARDENNES2 = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "a
 SHARED_AACHEN = next((p for p in (ROOT.parent / "shared" / "vassal-logs" / "aachen.vmod",
                                   Path("/work/shared/vassal-logs/aachen.vmod")) if p.exists()), None)
 LOGS = {"meuse_legal": "meuse", "meuse_violations": "meuse", "meuse_players": "meuse", "meuse_entries": "meuse",
+        "meuse_combat_legal": "meuse", "meuse_combat_violations": "meuse", "aachen_combat": "aachen",
+        "ardennes2_combat": "ardennes2",
         "ardennes2_violations": "ardennes2", "aachen_phases": "aachen", "aachen_palette": "aachen",
         "aachen_zoc": "aachen", "bulge_paradrop_early": "bulge", "bulge_paradrop": "bulge"}
 PLAYERS_PASSWORD = "tulip-7713"          # the password meuse_players was recorded with (its EXPECTED file says so)

@@ -169,6 +169,14 @@ class ZocClass:
 
 
 @frozen
+class TextRule:
+    """A rule the tree keeps as printed text only (no data the referee can read)."""
+    text: str
+    rule: Optional[str]
+    loc: Loc = NOWHERE
+
+
+@frozen
 class CombatRule:
     """How combat is resolved (game.yaml rules.combat), and the limits the rules put on it. Each limit
     is the number of the rule that prints it; None where the rules do not say so."""
@@ -179,6 +187,8 @@ class CombatRule:
     attack_once: Optional[str] = None         # each unit attacks at most once per combat phase
     defend_once: Optional[str] = None         # each hex is attacked at most once per combat phase
     combat_phases_only: Optional[str] = None  # no combat (no combat roll applied) outside the combat phases
+    one_hex: Optional[str] = None             # each battle is fought against the units of one hex
+    unjudged: tuple["TextRule", ...] = ()     # combat rules kept as text only: the referee does not judge them
 
 
 @frozen
@@ -371,6 +381,7 @@ class SideEffect:
     retreat: Optional[str] = None             # hexes every unit of the side retreats
     advance: Optional[str] = None             # hexes the side may advance
     blocked: Optional[str] = None             # a retreat that cannot be made: eliminated | deplete | unknown
+    or_steps: Optional[str] = None            # instead of retreating the side may lose this many steps
 
 
 @frozen
@@ -413,6 +424,62 @@ class DRM:
 
 
 @frozen
+class UnitCondition:
+    """When a strength modifier applies to a unit (tables.yaml strength_modifiers[].if): every part given
+    must hold; () = not part of it."""
+    state: tuple[str, ...] = ()               # the unit is in one of these states (its own, or a marker's)
+    marker: tuple[str, ...] = ()              # a marker of one of these ids stands in the unit's hex
+    terrain: tuple[str, ...] = ()             # the unit's hex is of one of these terrains (TEC ids)
+
+
+@frozen
+class StrengthModifier:
+    """What changes a unit's printed strength before the odds or differential (tables.yaml
+    strength_modifiers[]): a multiplier (`factor`: 2, 1/2) or an addition of a size the log cannot show
+    (`adds_unknown`: support fire), to the attack of attacking units and/or the defense of defending ones."""
+    id: str
+    applies_to: tuple[str, ...]               # attack | defense
+    factor: Optional[Fraction] = None
+    adds_unknown: bool = False
+    rounding: str = "unknown"                 # up | down | unknown (both tried)
+    side: Optional[str] = None                # only units of this side
+    condition: Optional[UnitCondition] = None  # None: it may or may not apply to any unit (both tried)
+    when: Optional[str] = None
+    rule: Optional[str] = None
+
+
+@frozen
+class ColumnShift:
+    """A column shift a rulebook prints outside its TEC (tables.yaml shifts[]): `columns` (negative: left),
+    or any number between `least` and `most` where only its bound is printed; per battle or per attacking
+    stack that meets the condition."""
+    id: str
+    least: int
+    most: int
+    per: str = "battle"                       # battle | attacking-stack
+    condition: Optional["DrmCondition"] = None
+    when: Optional[str] = None
+    rule: Optional[str] = None
+
+
+@frozen
+class Unprinted:
+    """Where cells a table does not print (or prints uncertainly) could lie (tables.yaml unprinted[]): the
+    cells of `rows` x `columns` (None: every one) may hold any of `any_of` (cells as they would be printed;
+    () with `key`: any one code of the table's key). `likely`: the reading the tree takes as likely (the
+    others rest on an assumption the tree declares unlikely). `gap_likely`: for a row printing fewer cells
+    than columns, the column whose cell is most likely the missing one."""
+    rows: Optional[tuple[int, ...]]
+    columns: Optional[tuple[str, ...]]
+    any_of: tuple[str, ...] = ()
+    key: bool = False
+    likely: Optional[str] = None
+    gap_likely: Optional[str] = None
+    note: Optional[str] = None
+    rule: Optional[str] = None
+
+
+@frozen
 class TableStrengths:
     """How a combat table's column is entered: the factor names summed for attack and defense, and whether
     those printed factors fix it (`complete`: no support fire, halving or other modifier the tree lacks)."""
@@ -445,6 +512,8 @@ class AfterCombat:
     advance_hexes: Optional[int] = None       # an advance into a vacated hex after any result, this far at most
     advance_by: Optional[str] = None          # who may advance: "attackers" (units that attacked and did not retreat)
     advance_units: Optional[int] = None       # how many units may advance at most
+    advance_rule: Optional[str] = None        # the rule of advances (`rule`: of retreats)
+    displaces: Optional[str] = None           # a retreat may displace a friendly unit one hex (its rule)
 
 
 @frozen
@@ -476,6 +545,11 @@ class Table:
     rounding_rule: Optional[str] = None
     strengths: TableStrengths = TableStrengths()
     after_combat: Optional[AfterCombat] = None  # None: retreats and advances are not judged
+    requires: Optional[DrmCondition] = None   # when the table may be used at all (a special attack's table)
+    strength_modifiers: tuple[StrengthModifier, ...] = ()
+    shifts: tuple[ColumnShift, ...] = ()
+    terrain_shifts: Optional[str] = None      # left | right | both: the way unprinted terrain may shift the column
+    unprinted: tuple[Unprinted, ...] = ()
 
     def roll_range(self) -> Optional[tuple[int, int]]:
         """The rolls the table must cover (inclusive): as printed, else every total of its declared die."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
 
@@ -21,7 +22,7 @@ from .model import (
     NotIfMovedIn, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
     ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
     TableClamp, TableRow, TableStrengths, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, ZocRule,
-    ArrivalTerms, VictoryTerms, ZocClass,
+    ArrivalTerms, VictoryTerms, ZocClass, ColumnShift, StrengthModifier, TextRule, UnitCondition, Unprinted,
 )
 from .art import board_arts, faces
 from .images import inspect
@@ -246,7 +247,9 @@ def _rules(r) -> Rules:
         zoc=_zoc_rule(zoc),
         combat=CombatRule(method=cb.get("method"), table=cb.get("table"), rule=cb.get("rule"), loc=_loc(cb),
                           attack_once=_limit(cb.get("attack_once")), defend_once=_limit(cb.get("defend_once")),
-                          combat_phases_only=_limit(cb.get("combat_phases_only"))),
+                          combat_phases_only=_limit(cb.get("combat_phases_only")), one_hex=_limit(cb.get("one_hex")),
+                          unjudged=tuple(TextRule(text=u["text"], rule=u.get("rule"), loc=_loc(u))
+                                         for u in cb.get("unjudged") or ())),
         movement_classes=_t(r.get("movement_classes")),
         other=dict(r.get("other") or {}),
         loc=_loc(r),
@@ -380,7 +383,8 @@ def _side_effect(m) -> Optional[SideEffect]:
     if m is None:
         return None
     return SideEffect(eliminated=bool(m.get("eliminated")), steps=_count(m.get("steps")), units=_count(m.get("units")),
-                      retreat=_count(m.get("retreat")), advance=_count(m.get("advance")), blocked=m.get("blocked"))
+                      retreat=_count(m.get("retreat")), advance=_count(m.get("advance")), blocked=m.get("blocked"),
+                      or_steps=_count(m.get("or_steps")))
 
 
 def _result_effect(m) -> Optional[ResultEffect]:
@@ -412,7 +416,34 @@ def _after_combat(m) -> Optional[AfterCombat]:
         return None
     return AfterCombat(retreat=m.get("retreat"), avoids=_t(m.get("avoids")), advance=m.get("advance"),
                        rule=m.get("rule"), advance_hexes=m.get("advance_hexes"), advance_by=m.get("advance_by"),
-                       advance_units=m.get("advance_units"))
+                       advance_units=m.get("advance_units"), advance_rule=m.get("advance_rule"),
+                       displaces=m.get("displaces"))
+
+
+def _strength_modifier(m) -> StrengthModifier:
+    cond = m.get("if")
+    return StrengthModifier(
+        id=m["id"], applies_to=_t(m.get("applies_to")),
+        factor=Fraction(str(m["factor"])) if m.get("factor") else None, adds_unknown=m.get("adds") == "unknown",
+        rounding=m.get("rounding", "unknown"), side=m.get("side"),
+        condition=UnitCondition(state=_t(cond.get("state")), marker=_t(cond.get("marker")),
+                                terrain=_t(cond.get("terrain"))) if cond else None,
+        when=m.get("when"), rule=m.get("rule"))
+
+
+def _shift(m) -> ColumnShift:
+    cols = m["columns"]
+    least, most = (sorted(cols["between"]) if isinstance(cols, dict) else (cols, cols))
+    return ColumnShift(id=m["id"], least=least, most=most, per=m.get("per", "battle"),
+                       condition=_drm_condition(m.get("if")), when=m.get("when"), rule=m.get("rule"))
+
+
+def _unprinted(m) -> Unprinted:
+    rows = tuple(r for x in m["rows"] for r in parse_rolls(x)) if m.get("rows") else None
+    any_of = m.get("any_of")
+    return Unprinted(rows=rows, columns=_t(m.get("columns")) or None,
+                     any_of=() if any_of in (None, "key") else _t(any_of), key=any_of == "key",
+                     likely=m.get("likely"), gap_likely=m.get("gap_likely"), note=m.get("note"), rule=m.get("rule"))
 
 
 def _strengths(m) -> TableStrengths:
@@ -445,7 +476,10 @@ def _table(x, dice: tuple) -> Table:
         loc=_loc(x), notes=_table_notes(x.get("notes")), die=next((d for d in dice if d.name == x.get("dice")), None),
         clamp=_clamp(x.get("clamp")), sides=_t(x.get("sides")), drm_from=x.get("drm_from"),
         rounding=x.get("rounding"), rounding_rule=x.get("rounding_rule"), strengths=_strengths(x.get("strengths")),
-        after_combat=_after_combat(x.get("after_combat")))
+        after_combat=_after_combat(x.get("after_combat")), requires=_drm_condition(x.get("requires")),
+        strength_modifiers=tuple(_strength_modifier(m) for m in x.get("strength_modifiers") or ()),
+        shifts=tuple(_shift(m) for m in x.get("shifts") or ()), terrain_shifts=x.get("terrain_shifts"),
+        unprinted=tuple(_unprinted(m) for m in x.get("unprinted") or ()))
 
 
 def read_tables(t, parts: Parts) -> dict:

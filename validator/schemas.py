@@ -170,7 +170,11 @@ GAME = _obj(
                     attack_once={**_obj(), "description": "each unit attacks at most once per combat phase"},
                     defend_once={**_obj(), "description": "each hex is attacked at most once per combat phase"},
                     combat_phases_only={**_obj(), "description": "no combat result is applied outside the "
-                                                                 "phases marked `combat`"}),
+                                                                 "phases marked `combat`"},
+                    one_hex={**_obj(), "description": "each battle is fought against the units of one hex"},
+                    unjudged={"type": "array", "items": _obj(["text"], text=_s),
+                              "description": "combat rules the rulebook prints that the tree keeps only as text: "
+                                             "the referee does not judge them (hexforge check lists them)"}),
         movement_classes=_strs,
         one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
         movement_rule={**_sn, "description": "the rule of movement allowances and paths, cited by move findings"},
@@ -248,6 +252,8 @@ _SIDE_EFFECT = {
         "advance": {**_effect_count, "description": "hexes the side may advance"},
         "blocked": {"enum": ["eliminated", "deplete", "unknown"],
                     "description": "what befalls a unit that cannot complete its retreat"},
+        "or_steps": {**_effect_count, "description": "instead of retreating, the owner may have the side lose "
+                                                     "this many steps (stiff resistance)"},
     },
 }
 _RESULT_EFFECT = _obj(attacker=_SIDE_EFFECT, defender=_SIDE_EFFECT, designated=_SIDE_EFFECT)
@@ -274,7 +280,42 @@ _AFTER_COMBAT = _obj(
     advance_by={"enum": ["attackers"], "description": "only units that attacked in the battle and did not "
                                                       "retreat may advance"},
     advance_units={"type": "integer", "minimum": 1, "maximum": MAX_COUNT,
-                   "description": "at most this many units advance after one battle"})
+                   "description": "at most this many units advance after one battle"},
+    advance_rule={**_sn, "description": "the rule of advances after combat (`rule` is the retreats')"},
+    displaces={**_sn, "description": "the rule by which a retreat may move (displace) a friendly unit one hex"})
+
+_UNIT_IF = _obj(
+    state={**_strs, "description": "the unit is in one of these states (its own, or shown by a marker)"},
+    marker={**_strs, "description": "a marker of one of these ids stands in the unit's hex"},
+    terrain={**_strs, "description": "the unit's hex is of one of these terrains (TEC ids)"})
+_FACTOR = {"type": "string", "pattern": r"^[1-9][0-9]?(/[1-9][0-9]?)?$",
+           "description": "a multiplier as printed: \"2\", \"1/2\", \"1/4\""}
+_STRENGTH_MODIFIER = _obj(
+    ["id", "applies_to"], id=_s,
+    applies_to={"type": "array", "minItems": 1, "items": {"enum": ["attack", "defense"]},
+                "description": "the attack of attacking units, the defense of defending units"},
+    factor=_FACTOR,
+    adds={"enum": ["unknown"], "description": "adds a strength the log does not show (support fire)"},
+    rounding={"enum": ["up", "down", "unknown"]}, side=_sn, when=_sn,
+    **{"if": _UNIT_IF})
+_SHIFT = _obj(
+    ["id", "columns"], id=_s,
+    columns={"oneOf": [{"type": "integer", "minimum": -20, "maximum": 20},
+                       {"type": "object", "required": ["between"], "additionalProperties": False,
+                        "properties": {"between": {"type": "array", "items": {"type": "integer", "minimum": -20,
+                                                                                 "maximum": 20},
+                                                   "minItems": 2, "maxItems": 2}}}],
+             "description": "columns shifted (negative: left), or `between: [a, b]` where only a bound is printed"},
+    per={"enum": ["battle", "attacking-stack"]}, when=_sn, **{"if": _DRM_IF})
+_UNPRINTED = _obj(
+    rows={**_strs, "description": "the rows (as printed) whose cells are meant; absent: every row"},
+    columns={**_strs, "description": "the columns (as printed) meant; absent: every column"},
+    any_of={"oneOf": [{"enum": ["key"]}, {**_strs, "minItems": 1}],
+            "description": "what such a cell may hold: one code of the key, or one of these cells"},
+    likely={**_sn, "description": "the reading the tree takes as likely; the others rest on an unlikely assumption"},
+    gap_likely={**_sn, "description": "for a row printing fewer cells than columns: the column most likely "
+                                      "without its cell"},
+    printed_elsewhere=_sn)
 
 TABLES = _obj(
     ["tables"],
@@ -294,6 +335,12 @@ TABLES = _obj(
         clamp=_obj(below=_CLAMP_END, above=_CLAMP_END, shift_below=_SHIFT_END, shift_above=_SHIFT_END,
                    shift_rule=_sn),
         after_combat=_AFTER_COMBAT,
+        requires={**_DRM_IF, "description": "when the table may be used at all (every part must hold)"},
+        strength_modifiers={"type": "array", "items": _STRENGTH_MODIFIER},
+        shifts={"type": "array", "items": _SHIFT},
+        terrain_shifts={"enum": ["left", "right", "both"],
+                        "description": "where the terrain is not printed, the way it may shift the column"},
+        unprinted={"type": "array", "items": _UNPRINTED},
         sides={**_strs, "description": "the attacking sides that may use this table (default: every side)"},
         drm_from={**_sn, "description": "the id of the table whose die-roll modifiers apply to this one too"},
         rounding={"enum": ["defender", "attacker", "nearest"],

@@ -517,6 +517,35 @@ def combat_table_unknown(ctx):
         yield Finding(g.rules.loc, f"the combat table {t!r} is not in tables.yaml")
 
 
+@check("HF615", "combat-rule-as-text", "info",
+       "the referee does not judge a rule kept only as text; give it as data (game.yaml rules.combat, tables.yaml) "
+       "when the format has a field for it")
+def combat_rule_as_text(ctx):
+    """A combat rule the tree keeps only as printed text: a gap the referee cannot use.
+
+    ## What it checks
+    Each entry of `rules.combat.unjudged` in game.yaml: a combat rule the rulebook prints that the source
+    format has no field for, kept with its rule number and the printed words; one note each.
+    ## Why
+    Nothing is left out silently (issue 17: what each rulebook prints, as data; free text that remains is
+    reported as a gap). The referee does not judge these rules, so a log breaking one is not found.
+    ## Reads
+    `game.yaml` `rules.combat.unjudged` (`rule`, `text`).
+    ## Violation
+    (a note) Aachen: "8.2: A mobile unit cannot attack in both the Combat Phase and again in the Mobile Combat
+    Phase of the same player turn." On the test tree, `unjudged: [{text: "every unit in an enemy ZOC must
+    attack", rule: "9.2"}]` under `rules.combat`:
+
+        game.yaml:70:7: note[HF615] combat rule kept as text, not judged: 9.2: every unit in an enemy ZOC must attack
+
+    ## Near miss
+    Meuse, whose combat rules are all data (`attack_once`, `defend_once`, `one_hex`, `combat_phases_only`,
+    `after_combat`): no note.
+    """
+    for u in ctx.game.rules.combat.unjudged:
+        yield Finding(u.loc, "combat rule kept as text, not judged: " + (f"{u.rule}: " if u.rule else "") + u.text)
+
+
 @check("HF619", "tec-cancels-unknown", "error",
        "`cancels` names the TEC terrain ids a feature removes (a bridge: river); fix the id or add the row")
 def tec_cancels_unknown(ctx):

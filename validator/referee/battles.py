@@ -2,35 +2,67 @@
 
 For a die roll the replay asks `read_battle`: in which side's combat phase it falls (none: a roll
 outside combat), and which battle it settled, judged on the position at the roll and the events after
-it up to the next roll or phase change (`combat.judge_battle`: every reading the tree allows). The
-`Battle` kept in the ledger says which hexes defended, which units attacked, the result that fit and
-how sure the tie of the roll to the battle is; later rolls of the phase are judged against it.
+it up to the next roll or phase change (`combat.judge_battle`: every reading the tree allows), the
+cheapest for the player first: readings that break no limit of the phase, given the battles the
+ledger already holds (`Limits`: who attacked, which hexes were attacked). The `Battle` kept in the
+ledger says which hexes may have defended and which one the cheapest reading names, how sure the tie
+of the roll to it is, who attacked for certain and who may have, the reading that fits (table,
+column, modifier, row, result), and what was done after it (losses, retreats along their drags,
+advances); later rolls of the phase are judged against it. A roll made again after VASSAL's Undo is
+tied to the roll the undo took back (`rerolls`).
 """
 from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from ..record import Chat, DieRoll
-from .combat import Judgement, judge_battle
-from .ledger import Ledger
+from ..record import Chat, DieRoll, Removed, StateChanged
+from .combat import Judgement, Limits, judge_battle, side_effects, retreat_of
+from .crt import combat_tables, read_cell
+from .ledger import Ledger, put
 
 
 class Battle(NamedTuple):
     step: int                                  # the roll's step
     roll: DieRoll
     side: str                                  # the attacking side
-    hexes: tuple[str, ...]                     # the defender hex(es) the judgement names
-    verdict: str                               # legal | violation | unverified
+    hexes: tuple[str, ...]                     # the defender hex(es) the roll may be for
+    verdict: str                               # legal | violation | unverified | unlikely | prohibited
     message: str
+    phase: Optional[tuple] = None              # (turn, phase index) of the combat phase
+    hex: Optional[str] = None                  # the defender hex of the cheapest reading
+    tie: str = "possible"                      # certain | likely | possible: how sure the roll's tie to `hex` is
+    tie_why: str = ""
+    attackers: tuple[str, ...] = ()            # pieces that certainly attacked (they lost, retreated, advanced)
+    possible: tuple[str, ...] = ()             # pieces the cheapest reading adds (their strength was needed)
+    defenders: tuple[str, ...] = ()            # the pieces in `hex`
+    table: Optional[str] = None                # the cheapest reading: table id, column (index and as reached),
+    col: Optional[int] = None                  # die-roll modifier, modified roll, the cell
+    column: Optional[str] = None
+    modifier: Optional[int] = None
+    row: Optional[int] = None
+    result: Optional[str] = None
+    losses: tuple = ()                         # (piece, removed | reduced, step)
+    retreats: tuple = ()                       # (piece, ((hex, step), ...)): each drag of a retreat
+    advances: tuple = ()                       # (piece, ((hex, step), ...)): each drag of an advance
+    rerolls: Optional[int] = None              # the step of the roll an undo took back that this one makes again
+
+    def reading(self) -> str:
+        if self.result is None:
+            return "no reading fits"
+        return f"{self.table} column {self.column}, row {self.row} ({self.result})"
 
 
 class BattleReading(NamedTuple):
     """What the replay read of a die roll: the attacking side (None: not known; False: the roll falls in
-    no combat phase), the judgement of its battle, the events after it (with their steps)."""
+    no combat phase), the judgement of its battle, the events after it (with their steps), the battle kept,
+    what the phase's earlier battles bind it to, and the roll an undo took back that it makes again."""
     side: object
     judgement: Optional[Judgement]
     following: tuple
     battle: Optional[Battle]
+    limits: Limits = Limits()
+    earlier: tuple = ()                        # the phase's battles before this roll
+    rerolled: Optional[object] = None          # ledger.Discarded: the undone roll this one makes again
 
 
 def combat_side(tracker):
@@ -56,14 +88,121 @@ def following(v) -> tuple:
     return tuple(out)
 
 
+class HexStacks:
+    """The replay's units by hex (`Lookups.counted_stacks`, kept per position and carried from event to
+    event), read as combat reads a map: a hex's units, the hexes held. No pass over every counter."""
+
+    def __init__(self, counted: dict, sides: tuple):
+        self._counted, self._sides = counted, sides + (None,)
+
+    def get(self, hex_id: str, default=()):
+        out = ()
+        for s in self._sides:
+            units = self._counted.get((hex_id, s))
+            if units:
+                out += tuple(units)
+        return out or default
+
+    def items(self):
+        hexes = dict.fromkeys(h for h, _ in self._counted)
+        return ((h, self.get(h)) for h in hexes)
+
+
+def phase_battles(v) -> tuple:
+    """The battles the ledger holds for the combat phase the game is in."""
+    led = v.ledger
+    return led.battles if led.battles_phase == (led.turn, v.tracker.current()) else ()
+
+
+def limits_of(v, earlier: tuple) -> Limits:
+    """What the phase's earlier battles leave, read cheapest for the player: the pieces that attacked in them
+    for certain (they lost a step, retreated or advanced after the roll; a unit a reading only may have
+    needed is not held to it), and the hexes attacked (where the tie was certain or likely: a roll that may
+    have been for any of several hexes is taken to have been for one the log does not need)."""
+    cb = v.game.rules.combat
+    return Limits(frozenset(p for b in earlier for p in b.attackers),
+                  frozenset(b.hex for b in earlier if b.hex and b.tie in ("certain", "likely")),
+                  cb.attack_once, cb.defend_once, cb.one_hex)
+
+
 def read_battle(v) -> Optional[BattleReading]:
     side = combat_side(v.tracker)
-    if side is False:
-        return BattleReading(False, None, (), None)
+    if side is False:                          # the events after it matter only where no combat may happen
+        return BattleReading(False, None, following(v) if v.game.rules.combat.combat_phases_only else (), None)
     after = following(v)
-    j = judge_battle(v.game, v.position, side, v.event, tuple(e for _, e in after), v.step)
-    battle = Battle(v.step.index, v.event, side, j.hexes, j.verdict, j.message) if side else None
-    return BattleReading(side, j, after, battle)
+    earlier = phase_battles(v)
+    limits = limits_of(v, earlier)
+    stacks = HexStacks(v.look.counted_stacks(v.position), tuple(s.id for s in v.game.sides))
+    j = judge_battle(v.game, v.position, side, v.event, tuple(e for _, e in after), v.step,
+                     tuple(n for n, _ in after), limits, stacks)
+    battle = _battle(v, side, j) if side else None
+    rerolled = _rerolled(v, battle) if battle is not None else None
+    if rerolled is not None:
+        battle = battle._replace(rerolls=rerolled.step)
+    return BattleReading(side, j, after, battle, limits, earlier, rerolled)
+
+
+def _battle(v, side: str, j: Judgement) -> Battle:
+    f = j.fit
+    fits = f is not None and f.cell and f.fit != "no"
+    moved = dict(j.moves)
+    retreating = _attackers_retreat(v.game, f) if fits else False
+    mine = set(j.attackers) | set(j.possible)
+    phasing = {p for p in moved if (c := v.position.counter(p)) is not None and v.look.side_of(c) == side}
+    return Battle(
+        v.step.index, v.event, side, j.hexes, j.verdict, j.message, (v.ledger.turn, v.tracker.current()),
+        f.defender_hex if f is not None else (j.hexes[0] if len(j.hexes) == 1 else None), j.tie, j.tie_why,
+        j.attackers, j.possible, j.defenders, f.table if fits else None, f.col if fits else None,
+        f.column if fits else None, (f.roll - v.event.total) if fits and f.roll is not None else None,
+        f.roll if fits else None, f.cell if fits else None, j.losses,
+        tuple((p, path) for p, path in moved.items() if p not in phasing or (retreating and p in mine)),
+        tuple((p, path) for p, path in moved.items() if p in phasing and not (retreating and p in mine)))
+
+
+def _attackers_retreat(game, f) -> bool:
+    """The reading's result retreats the attackers (their moves after it are retreats, not advances)."""
+    ct = next((t for t in combat_tables(game) if t.id == f.table), None)
+    by_side = side_effects(read_cell(f.cell, ct.table)) if ct is not None else None
+    return bool(by_side) and retreat_of(by_side["attacker"]) is not None
+
+
+def _rerolled(v, battle: Battle):
+    """The roll an undo took back that this roll makes again: the latest roll taken back in this combat
+    phase, after which no roll stands before this one, whose battle may be this one (a defender hex in
+    common), and that no other roll made again already."""
+    led = v.ledger
+    for d in reversed(v.discarded):
+        b = d.battle
+        if d.undone_at >= battle.step or b is None or b.phase != battle.phase or b.side != battle.side:
+            continue
+        if d.step in led.rerolled or any(d.undone_at < r.step < battle.step for r in led.rolls):
+            return None
+        return d if set(b.hexes) & set(battle.hexes) else None
+    return None
+
+
+def discarded_result(game, battle: Battle, total: int) -> Optional[str]:
+    """What an undone roll of `total` gave in this battle's reading: the cell(s) at the same column and
+    modifier."""
+    if battle.table is None or battle.col is None or battle.modifier is None:
+        return None
+    ct = next((t for t in combat_tables(game) if t.id == battle.table), None)
+    if ct is None:
+        return None
+    cells = ct.cells_at(total + battle.modifier, battle.col)
+    return " or ".join(dict.fromkeys(c.printed or "not printed" for c in cells))
+
+
+def outside_losses(v, after: tuple) -> tuple:
+    """(step, piece, what) for the units the events after a roll eliminate or reduce: what a roll outside the
+    combat phases would have settled."""
+    out = []
+    for n, e in after:
+        if isinstance(e, Removed) and e.counter.kind == "unit":
+            out.append((n, e.counter, "eliminated"))
+        elif isinstance(e, StateChanged) and "reduced" in e.counter.state - e.old_state:
+            out.append((n, e.counter, "reduced"))
+    return tuple(out)
 
 
 def keep_battle(ledger: Ledger, tracker, reading: BattleReading) -> Ledger:
@@ -72,4 +211,7 @@ def keep_battle(ledger: Ledger, tracker, reading: BattleReading) -> Ledger:
         return ledger
     phase = (ledger.turn, tracker.current())
     battles = ledger.battles if ledger.battles_phase == phase else ()
-    return ledger.with_(battles=battles + (reading.battle,), battles_phase=phase)
+    out = ledger.with_(battles=battles + (reading.battle,), battles_phase=phase)
+    if reading.battle.rerolls is not None:
+        out = out.with_(rerolled=put(ledger.rerolled, reading.battle.rerolls, reading.battle.step))
+    return out

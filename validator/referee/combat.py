@@ -1,12 +1,20 @@
 """Judging one battle: does what the record shows after a combat roll fit the combat table?
 
 The referee calls `judge_battle` for a die roll in a combat phase. The battle is inferred from the
-record (who lost steps or moved after the roll, who stood adjacent), and every reading the tree
-allows is tried: each subset of the adjacent attackers, each terrain the defender's hex may have,
-each sum of the die-roll modifiers that may apply, each combat table the roll may be for. The
-verdict is "legal" when one reading fits, "violation" only when none fits and every cell read was
-printed, and "unverified" (with the reason) when a needed cell, terrain, strength or effect is not
-in the tree. Nothing here names a game: all rules come from the tree.
+record (who lost steps or moved after the roll, who stood adjacent) and every reading the tree
+allows is tried: each defender hex the roll may be for, each subset of the adjacent attackers, each
+terrain the defender's hex may have, every column the strengths and the modifiers the tree names may
+give (a range of them where a datum is missing: a factor, a marker's effect, a shift), each sum of
+the die-roll modifiers that may apply, each cell an unprinted cell may hold, each combat table the
+roll may be for. Readings are tried cheapest for the player first: those that break no limit of the
+phase (a unit attacking twice, a hex attacked twice: `Limits`, from the ledger) and in which every
+unit that moved after the roll attacked.
+
+The verdict: "legal" when a reading fits (it may still show an advance or a limit broken, which
+other rules report); "unverified" (a note, with the reason) when no reading fits for certain but one
+resting on what the tree does not hold may; "unlikely" when only readings resting on an assumption
+the tree declares unlikely fit; "prohibited" when every reading is an attack the rules forbid; and
+"violation" when no reading fits. Nothing here names a game: all rules come from the tree.
 """
 from __future__ import annotations
 
@@ -16,16 +24,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, Union
 
-from ..model import DRM, Game, SideEffect, TableStrengths, Unit
+from ..model import DRM, Game, SideEffect, Unit
 from ..position import Counter, Position
 from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
-from .combat_terrain import (BattleFacts, TerrainEffect, drm_counts, hexside_readings, table_drm_features,
+from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_holds, drm_counts, hex_markers,
+                             hexside_readings, map_known, shift_span, strength_range, table_drm_features,
                              terrain_effect, type_effect)
-from .crt import PRINTED, Cell, ColumnLine, CombatTable, Lookup, combat_tables, read_cell
-from .retreats import UNREAD, AfterBattle, RetreatMap, moves_fit, retreat_of
+from .crt import (MAYBE_PROHIBITED, PRINTED, PROHIBITED, Cell, ColumnLine, CombatTable, Lookup, combat_tables,
+                  read_cell, show_value)
+from .markers import marker_states
+from .retreats import UNREAD, AfterBattle, RetreatMap, advance_faults, moves_fit, retreat_of
 
 # The codes of a judgement's verdicts (each a rule of validator.referee.combat_rules).
 COMBAT_RESULT_NOT_ON_TABLE = "HF1501"
+COMBAT_RESULT_UNLIKELY = "HF1502"
+COMBAT_ODDS_PROHIBITED = "HF1506"
 COMBAT_UNVERIFIED = "HF1590"
 COMBAT_BATTLE_UNCLEAR = "HF1591"
 COMBAT_NO_TABLE_FOR_DICE = "HF1592"
@@ -36,6 +49,10 @@ MAX_CANDIDATES_KEPT = 24            # candidates reported with a judgement (fitt
 REDUCED = "reduced"
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
+# How cheap a reading is for the player, best first: it fits; it may fit (a datum the tree lacks); it fits
+# only on an assumption the tree declares unlikely; it fits but an advance after it is wrong; it fits but
+# breaks a limit of the phase; it does not fit.
+LEGAL, MAYBE, UNLIKELY, ADVANCE, LIMIT, NOFIT = range(6)
 
 
 @dataclass(frozen=True)
@@ -45,16 +62,36 @@ class Candidate:
     defender_hex: str
     attackers: tuple[str, ...]                # pieces
     terrain: Optional[str]
-    column: Optional[str]
+    column: Optional[str]                     # the column as the reading reached it ("3:1 shifted 1L")
     roll: Optional[int]                       # the modified roll
     cell: str
     fit: str                                  # yes | no | unknown
     reason: Optional[str] = None
+    col: Optional[int] = None                 # the column's index
+    unlikely: Optional[str] = None            # the assumption, declared unlikely, the cell rests on
+    faults: tuple = ()                        # (piece, kind, why, step) of the advances after it that are wrong
+    breaks: tuple = ()                        # (limit, what) the reading breaks: attack_once, defend_once
+    prohibited: Optional[str] = None          # PROHIBITED | MAYBE_PROHIBITED: a column no attack may use
+    odds: Optional[str] = None                # "13 against 5" where the strengths are known
+    varies: Optional[str] = None              # why the column is a range: a datum missing, a modifier
+    unprinted: bool = False                   # the cell is a reading of one the print does not show
+
+    @property
+    def rank(self) -> int:
+        if self.fit == NO:
+            return NOFIT
+        if self.breaks:
+            return LIMIT
+        if self.faults and self.fit == YES:
+            return ADVANCE
+        if self.unlikely:
+            return UNLIKELY
+        return MAYBE if self.fit == UNKNOWN else LEGAL
 
 
 @dataclass(frozen=True)
 class Judgement:
-    verdict: str                              # legal | violation | unverified
+    verdict: str                              # legal | violation | unverified | unlikely | prohibited
     code: Optional[str]
     rule: Optional[str]
     message: str
@@ -65,6 +102,18 @@ class Judgement:
     step: Optional[int] = None
     pieces: tuple[str, ...] = ()              # the pieces the record shows losing or moving after the roll
     notes: tuple[str, ...] = ()               # how a cell of the tree was read where no note explains it
+    fit: Optional[Candidate] = None           # the cheapest reading (a fitting one where one fits)
+    attackers: tuple[str, ...] = ()           # pieces that certainly attacked (they lost, retreated or advanced)
+    possible: tuple[str, ...] = ()            # other pieces next to the defender that may have attacked
+    defenders: tuple[str, ...] = ()           # the pieces in the defender's hex
+    tie: str = "possible"                     # how sure the roll's tie to `hexes` is: certain | likely | possible
+    tie_why: str = ""
+    faults: tuple = ()                        # (piece, kind, why, step): advances the cheapest reading condemns
+    drags: tuple = ()                         # (piece, step, why): retreat drags where no retreat goes
+    outside: tuple = ()                       # (piece, step, why): losses and retreats of units not in the battle
+    losses: tuple = ()                        # (piece, what, step): removed | reduced, with the step
+    moves: tuple = ()                         # (piece, ((hex, step), ...)): each drag after the roll
+    twice: tuple = ()                         # (limit, what): limits the battle breaks for certain or to fit
 
     @property
     def severity(self) -> str:
@@ -81,31 +130,46 @@ class Loss:
     reduced: bool
     moved: bool
     to: Optional[str] = None                  # the hex its last move ended in
+    path: tuple = ()                          # ((hex, step), ...): where each of its drags ended
+    step: Optional[int] = None                # the step of its first event after the roll
 
 
-def observed_losses(position: Position, events: Iterable[Event]) -> dict[str, Loss]:
-    """Per piece of the position, the net effect of the events: removed (and not put back), flipped to
-    reduced (and not back), moved (a retreat or an advance)."""
+def observed_losses(position: Position, events: Iterable[Event],
+                    steps: Optional[Sequence[int]] = None) -> dict[str, Loss]:
+    """Per piece of the position the events touch, their net effect: removed (and not put back), flipped to
+    reduced (and not back), moved (a retreat or an advance, with each drag's end and step)."""
     removed: set[str] = set()
     state: dict[str, frozenset[str]] = {}
-    moved: dict[str, Optional[str]] = {}
-    for e in events:
+    paths: dict[str, list] = {}
+    first: dict[str, Optional[int]] = {}
+    events = list(events)
+    for i, e in enumerate(events):
+        piece = getattr(e, "counter", None) and e.counter.piece
+        if piece is None:
+            continue
+        at = steps[i] if steps is not None and i < len(steps) else None
+        first.setdefault(piece, at)
         if isinstance(e, Removed):
-            removed.add(e.counter.piece)
+            removed.add(piece)
         elif isinstance(e, Placed):
-            removed.discard(e.counter.piece)
-            state[e.counter.piece] = e.counter.state
+            removed.discard(piece)
+            state[piece] = e.counter.state
         elif isinstance(e, StateChanged):
-            state[e.counter.piece] = e.counter.state
+            state[piece] = e.counter.state
         elif isinstance(e, Moved):
-            moved[e.counter.piece] = e.dst.hex
+            paths.setdefault(piece, []).append((e.dst.hex, at))
     out = {}
-    for c, _ in position:
+    for piece in first:
+        c = position.counter(piece)
+        if c is None:
+            continue
         was = REDUCED in c.state
-        now = REDUCED in state.get(c.piece, c.state)
-        loss = Loss(c.piece, c.piece in removed, now and not was, c.piece in moved, moved.get(c.piece))
+        now = REDUCED in state.get(piece, c.state)
+        path = tuple(paths.get(piece, ()))
+        loss = Loss(piece, piece in removed, now and not was, bool(path), path[-1][0] if path else None, path,
+                    first[piece])
         if loss.removed or loss.reduced or loss.moved:
-            out[c.piece] = loss
+            out[piece] = loss
     return out
 
 
@@ -205,8 +269,8 @@ def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome,
         if s is None or u is None or _number(e.retreat, n) is None:
             return UNKNOWN, "a result's number is not printed"
         steps, units = steps + s, units + u
-        if e.retreat is not None:
-            retreat_blocked.append(e.blocked)
+        if e.retreat is not None:                # losses a retreat replaced: a blocked one, or stiff resistance
+            retreat_blocked.append("deplete" if e.or_steps is not None else e.blocked)
     if units and steps:
         return UNKNOWN, "a result combining step and unit losses is not judged"
     if units:
@@ -338,31 +402,58 @@ def _factor(game: Game, c: Counter, name: Optional[str]) -> Optional[int]:
     return f.get(name) if f is not None else None
 
 
-def strengths(game: Game, spec: TableStrengths, position: Position, attackers: Sequence[str],
-              defenders: Sequence[str], multiplier: Optional[int]) -> Optional[tuple[int, int]]:
-    """Attack and defense totals from the printed factors, when the tree declares them complete."""
-    if not spec.complete or multiplier is None:
-        return None
+def battle_strengths(b: "_Battle", ct: CombatTable, attackers: Sequence[str], defenders: Sequence[str],
+                     multiplier: Optional[int]) -> tuple[Optional[Strengths], Optional[str]]:
+    """The strengths the column is entered with: exact from the printed factors where the tree declares them
+    complete; else ranges, from the printed factors and the modifiers the table names (`strength_modifiers`:
+    each applies as its condition says, both ways where the log cannot tell). None, with why, where a
+    factor is not printed or the tree does not say what changes the printed strengths."""
+    game, spec, position = b.game, ct.table.strengths, b.position
     att = [_factor(game, position.counter(p), spec.attack) for p in attackers]
     dfn = [_factor(game, position.counter(p), spec.defense) for p in defenders]
-    if None in att or None in dfn:
-        return None
-    return sum(att), sum(dfn) * multiplier  # type: ignore[arg-type]
+    missing = [position.counter(p).unit for p, f in zip(list(attackers) + list(defenders), att + dfn) if f is None]
+    if missing:
+        return None, f"the factors of {', '.join(dict.fromkeys(missing))} are not printed"
+    if spec.complete:
+        if multiplier is None:
+            return None, "what the defender's terrain does to its strength is not in the tree"
+        return Strengths((sum(att), sum(att)), (sum(dfn) * multiplier,) * 2, (), (sum(att), sum(dfn))), None
+    if not ct.table.strength_modifiers:
+        return None, (f"the printed strengths do not fix the column ({spec.rule or ct.table.rule}) and the tree "
+                      "does not say what changes them")
+    markers = b.markers()
+    shown = b.shown()
+
+    def units(pieces, factors):
+        return [(position.counter(p), position.where(p).hex, f, markers.get(position.where(p).hex, ()), shown)
+                for p, f in zip(pieces, factors)]
+    a, why_a = strength_range(game, ct.table, units(attackers, att), "attack", lambda c: _side_of(game, c))
+    d, why_d = strength_range(game, ct.table, units(defenders, dfn), "defense", lambda c: _side_of(game, c))
+    if multiplier is None:
+        d, why_d = (d[0], None), why_d + ("the defender's terrain",)
+    else:
+        d = (d[0] * multiplier, None if d[1] is None else d[1] * multiplier)
+    return Strengths(a, d, tuple(dict.fromkeys(why_a + why_d)), (sum(att), sum(dfn))), None
 
 
-def _all_columns(line: ColumnLine) -> list[Lookup]:
-    """Every column a combat of unknown strength may use on a line."""
-    out = [line.at(c) for c in line.columns if c.bounds is not None]
-    for side, how in (("below", line.clamp.below), ("above", line.clamp.above)):
-        if how == "unknown":
-            out.append(Lookup(None, f"the strengths are not known and the tree does not say which column a "
-                                    f"combat {side} the columns of {line.name} uses"))
-    return out
+def _span(ct: CombatTable, st: Strengths) -> tuple:
+    """The combat values (odds or differential) from the weakest to the strongest reading of the strengths
+    (None: no bound that way)."""
+    (a_lo, a_hi), (d_lo, d_hi) = st.attack, st.defense
+    lo = ct.value(a_lo, d_hi) if d_hi is not None else None
+    hi = ct.value(a_hi, d_lo) if a_hi is not None else None
+    return lo, hi
 
 
-def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]], shift: int = 0) -> list[Lookup]:
-    """The columns a battle may use: the one its strengths give, or every column when they are not known;
-    then shifted (terrain) by `shift` columns (negative: left), as the table's clamp says."""
+def _every_column(ct: CombatTable, why: str) -> list[Lookup]:
+    """Every column of the table: an unprinted terrain line may send a combat to any of them."""
+    return [Lookup(c.index, label=why) for c in ct.headings.columns]
+
+
+def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[Strengths], shifts: tuple[int, int] = (0, 0)
+                ) -> list[Lookup]:
+    """The columns a battle may use: those its strengths give (every one where they are not known), then
+    shifted (terrain) by each shift from shifts[0] to shifts[1] (negative: left), as the table's clamp says."""
     lines: list[Optional[ColumnLine]]
     if te.terrain is None and ct.lines:
         lines = list(ct.lines) + [None]      # unknown terrain: any printed line, or one not printed
@@ -371,19 +462,31 @@ def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[tuple[int, int]
     out: list[Lookup] = []
     for line in lines:
         if line is None:
-            out.append(Lookup(None, f"the terrain of the defender has no line on {ct.table.name}"))
+            out += _every_column(ct, f"any column: the tree prints no line for the terrain of the defender "
+                                     f"on {ct.table.name}")
             continue
-        v = ct.value(*st) if st else None
-        found = [line.lookup(v)] if v is not None else _all_columns(line)
-        out += [shifted(ct, line, lk, shift) for lk in found] if shift else found
-    return list(dict.fromkeys(out))
+        lo, hi = _span(ct, st) if st else (None, None)
+        found = line.lookups(lo, hi) or [line.lookup(lo)]
+        for s in range(shifts[0], shifts[1] + 1):
+            out += [x for lk in found for x in shifted(ct, line, lk, s)]
+    return _one_per_column(out)
 
 
-def shifted(ct: CombatTable, line: ColumnLine, lk: Lookup, shift: int) -> Lookup:
+def _one_per_column(lookups: list[Lookup]) -> list[Lookup]:
+    """One reading per column reached (the first way it was reached names it): the cells, and so the fits,
+    are the column's, however many strengths and shifts lead there."""
+    seen: dict = {}
+    for lk in lookups:
+        seen.setdefault((lk.column, None) if lk.column is not None else (None, lk.reason, lk.label), lk)
+    return list(seen.values())
+
+
+def shifted(ct: CombatTable, line: ColumnLine, lk: Lookup, shift: int) -> list[Lookup]:
     """A column moved `shift` columns (negative: left); past the first or last column, the clamp's
-    shift_below / shift_above says where it lands (lowest/highest), that it may not be made, or nothing."""
-    if lk.column is None:
-        return lk
+    shift_below / shift_above says where it lands (lowest/highest) or that it may not be made; where it
+    says nothing, both readings."""
+    if lk.column is None or not shift:
+        return [lk]
     used = [c.index for c in line.columns if c.bounds is not None] or [c.index for c in line.columns]
     to = lk.column + shift
     how = None
@@ -391,14 +494,16 @@ def shifted(ct: CombatTable, line: ColumnLine, lk: Lookup, shift: int) -> Lookup
         how, edge, side = line.clamp.shift_below, min(used), "left of the first"
     elif to > max(used):
         how, edge, side = line.clamp.shift_above, max(used), "right of the last"
+    label = f"{line.columns[lk.column].printed} shifted {_shift_text(shift)}"
     if how is not None:
+        past = f"shifted past {line.columns[edge].printed}"
         if how == "prohibited":
-            return Lookup(None, "prohibited")
+            return [Lookup(None, PROHIBITED, label=past)]
         if how not in ("lowest", "highest"):
-            return Lookup(None, f"a shift of {_shift_text(shift)} from {line.columns[lk.column].printed} falls "
-                                f"{side} column of {line.name} and the tree does not say where it lands")
+            return [Lookup(edge, label=f"{label}, {side} column: read as {line.columns[edge].printed}"),
+                    Lookup(None, MAYBE_PROHIBITED, label=past)]
         to = edge
-    return Lookup(to, label=f"{line.columns[lk.column].printed} shifted {_shift_text(shift)}")
+    return [Lookup(to, label=label)]
 
 
 def _shift_text(shift: int) -> str:
@@ -509,10 +614,11 @@ def _hexes_of(game: Game, position: Position, side: str, pieces: Iterable[str]) 
     return hit
 
 
-def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss]) -> tuple[list[str], bool]:
+def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss],
+                   stacks: Optional[dict] = None) -> tuple[list[str], bool]:
     """Hexes of the non-phasing units the record shows losing steps (else, moving: a retreat); else every
-    non-phasing hex next to a phasing unit. The flag says whether the record named one battle; otherwise
-    several are possible and any that fits makes the roll legal."""
+    non-phasing hex next to a phasing unit. The flag says whether the record named the battle's hex(es);
+    otherwise several are possible and any that fits makes the roll legal."""
     hit = _hexes_of(game, position, side, [p for p, x in losses.items() if x.removed or x.reduced])
     if hit:
         return hit, True
@@ -521,12 +627,10 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
         return moved, True
     if moved:
         return sorted(moved), False          # which of them retreated from a battle (if any) is not known
-    out = []
-    stacks = position.stacks()
-    for h, stack in stacks.items():
-        if any(_fights(game, c) and _side_of(game, c) not in (None, side) for c in stack) and \
-                _adjacent_attackers(game, position, h, side, stacks):
-            out.append(h)
+    stacks = stacks if stacks is not None else position.stacks()
+    out = [h for h, stack in stacks.items()
+           if any(_fights(game, c) and _side_of(game, c) not in (None, side) for c in stack)
+           and _adjacent_attackers(game, position, h, side, stacks)]
     return sorted(out), False
 
 
@@ -560,15 +664,20 @@ class _Tally:
     no_reasons: dict[str, None] = field(default_factory=dict)
     fits: dict[tuple, tuple[str, Optional[str]]] = field(default_factory=dict)   # memo of cell_fit
     notes: dict[str, None] = field(default_factory=dict)                         # readings taken as standard
-    found: bool = False                                                          # a reading fits: stop
+    best: Optional[Candidate] = None                                             # the cheapest reading so far
+
+    @property
+    def found(self) -> bool:                 # a reading fits outright: stop
+        return self.best is not None and self.best.rank == LEGAL
 
     def add(self, c: Candidate, outcome_key: tuple = ()) -> None:
-        k = (c.table, c.defender_hex, c.terrain, c.column, c.roll, c.cell, c.fit, c.reason, outcome_key)
+        k = (c.table, c.defender_hex, c.terrain, c.column, c.roll, c.cell, c.fit, c.reason, c.unlikely, c.faults,
+             c.breaks, outcome_key)
         if k in self.candidates:
             return
         self.candidates[k] = c
-        if c.fit == YES:
-            self.found = True
+        if self.best is None or c.rank < self.best.rank:
+            self.best = c
         into = self.reasons if c.fit == UNKNOWN else self.no_reasons if c.fit == NO else None
         if into is not None and c.reason:
             for part in c.reason.split("; "):
@@ -581,8 +690,18 @@ class _Tally:
         return list(self.candidates.values())
 
     def kept(self) -> tuple[Candidate, ...]:
-        order = {YES: 0, UNKNOWN: 1, NO: 2}
-        return tuple(sorted(self.all(), key=lambda c: order[c.fit])[:MAX_CANDIDATES_KEPT])
+        return tuple(sorted(self.all(), key=lambda c: c.rank)[:MAX_CANDIDATES_KEPT])
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the phase's earlier battles leave for this one (from the ledger): the pieces that attacked and
+    the hexes attacked, and the rules that bind them (`rules.combat`, each the number of its rule)."""
+    attackers: frozenset = frozenset()
+    hexes: frozenset = frozenset()
+    attack_once: Optional[str] = None
+    defend_once: Optional[str] = None
+    one_hex: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -595,20 +714,66 @@ class _Battle:
     tables: tuple[CombatTable, ...]
     losses: dict
     after: Position                           # the position once the events after the roll are applied
+    limits: Limits = Limits()
+    stacks: Optional[dict] = None             # hex -> its counters (the replay's, where it has them)
     memo: dict = field(default_factory=dict)
 
+    def markers(self) -> dict:
+        """Hex -> the markers in it (read once a battle, and only where a strength modifier asks)."""
+        if "markers" not in self.memo:
+            self.memo["markers"] = hex_markers(self.position)
+        return self.memo["markers"]
 
-def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
+    def shown(self) -> dict:
+        """Marker id -> the unit states it shows (worked out once per game: every battle of an audit asks)."""
+        hit = _SHOWN.get(id(self.game))
+        if hit is None or hit[0] is not self.game:
+            hit = _SHOWN[id(self.game)] = (self.game, marker_states(self.game))
+        return hit[1]
+
+
+_SHOWN: dict = {}
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """One pass over the readings: `clean` tries only readings that break no limit; `movers_attack` makes
+    every phasing unit that moved after the roll an attacker (else it may be one that did not attack)."""
+    clean: bool
+    movers_attack: bool
+
+
+PASSES = (_Pass(True, True), _Pass(True, False), _Pass(False, True))
+
+
+def _breaks(b: _Battle, hex_id: str, attackers: Iterable[str]) -> tuple:
+    lim = b.limits
+    out = []
+    if lim.defend_once and hex_id in lim.hexes:
+        out.append(("defend_once", hex_id))
+    twice = tuple(p for p in attackers if p in lim.attackers) if lim.attack_once else ()
+    if twice:
+        out.append(("attack_once", twice))
+    return tuple(out)
+
+
+def _judge_hex(b: _Battle, hex_id: str, tally: _Tally, ps: _Pass) -> None:
     """Every reading of a battle against one hex: attacker subsets x terrain x hexsides x tables x columns."""
     game, position = b.game, b.position
-    defenders = _units_at(game, position, hex_id, False, b.side)
-    adjacent = _adjacent_attackers(game, position, hex_id, b.side)
+    defenders = _units_at(game, position, hex_id, False, b.side, b.stacks)
+    adjacent = _adjacent_attackers(game, position, hex_id, b.side, b.stacks)
     if not defenders or not adjacent:
         tally.add(Candidate("", hex_id, (), None, None, None, "", UNKNOWN,
                             f"no {b.side} unit is adjacent to {hex_id}" if defenders else f"no defender in {hex_id}"))
         return
-    required = [p for p in adjacent if p in b.losses]
-    optional = [p for p in adjacent if p not in b.losses]
+    lost = [p for p in adjacent if p in b.losses and (b.losses[p].removed or b.losses[p].reduced)]
+    movers = [p for p in adjacent if p in b.losses and p not in lost]
+    required = lost + (movers if ps.movers_attack else [])
+    optional = [p for p in adjacent if p not in required]
+    if ps.clean:
+        if _breaks(b, hex_id, required):
+            return
+        optional = [p for p in optional if not (b.limits.attack_once and p in b.limits.attackers)]
     complete = any(ct.table.strengths.complete for ct in b.tables)
     if complete and len(optional) > MAX_SUBSET_ATTACKERS:
         tally.add(Candidate("", hex_id, tuple(adjacent), None, None, None, "", UNKNOWN,
@@ -621,35 +786,54 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally) -> None:
     for attackers in subsets:
         a_out = side_outcome(game, position, attackers, b.losses)
         a_hexes = frozenset(position.where(p).hex for p in attackers)
+        breaks = _breaks(b, hex_id, attackers)
         for te, ct in itertools.product(terrains, b.tables):
             if te.prohibited:
                 continue
-            after = _after_battle(b, ct, hex_id, attackers, defenders)
             facts = BattleFacts(tuple(position.counter(p).unit for p in attackers), a_hexes, hex_id, te.terrain)
+            if ct.table.requires is not None and condition_holds(game, ct.table.requires, facts) == NO:
+                continue
+            after = _after_battle(b, ct, hex_id, attackers, defenders, movers)
             drms, _ = table_drms(game, ct, b.side)
             named = table_drm_features(drms)
             te_drm = 0 if te.terrain in named else te.drm      # the table's own DRM for that terrain
             for hx in hexside_readings(game, a_hexes, hex_id, named):
-                st = strengths(game, ct.table.strengths, position, attackers, defenders,
-                               _times(te.multiplier, hx.multiplier))
+                st, why_st = battle_strengths(b, ct, attackers, defenders, _times(te.multiplier, hx.multiplier))
                 sums, open_ended = modifier_sums(game, ct, b.side, facts, te_drm + hx.drm)
+                known = te.terrain is not None and map_known(game)
+                least, most, why_shift = shift_span(game, ct.table, te.shift + hx.shift, facts, known,
+                                                    len(ct.headings.columns))
                 for n in (te.assumption,) + hx.assumptions:
                     if n:
                         tally.notes[n] = None
-                shift = te.shift + hx.shift
-                reading = (ct.id, a_out.key(), te, st, shift, frozenset(sums), after.key() if after else ())
+                reading = (ct.id, a_out.key(), te, st, least, most, frozenset(sums),
+                           after.key() if after else (), breaks)
                 if reading in tried:
                     continue                 # another subset already gave this reading
                 tried.add(reading)
-                for lk in columns_for(ct, te, st, shift):
-                    base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN)
-                    _judge_column(b, ct, lk, base, (a_out, d_out), why_terrain, tally, (sums, open_ended), after)
+                why = "; ".join(w for w in (why_terrain if te.terrain is None else None, why_st, why_shift) if w)
+                mods = f"{', '.join(st.why)} may change the strengths" if st and st.why else None
+                base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN, breaks=breaks,
+                                 odds=_odds_text(ct, st), varies="; ".join(w for w in (why_st, mods, why_shift) if w)
+                                 or None)
+                for lk in columns_for(ct, te, st, (least, most)):
+                    _judge_column(b, ct, lk, base, (a_out, d_out), why or None, tally, (sums, open_ended), after)
                     if tally.found:
                         return
 
 
+def _odds_text(ct: CombatTable, st: Optional[Strengths]) -> Optional[str]:
+    """"2 against 8 (1:4)": the totals exact, else as the factors print them ("printed 12 against 4 (3:1)")."""
+    ex = st.exact() if st else None
+    if ex is None and (st is None or st.printed is None):
+        return None
+    a, d = ex or st.printed
+    v = ct.value(a, d)
+    return ("" if ex else "printed ") + f"{a} against {d}" + (f" ({show_value(v)})" if v is not None else "")
+
+
 def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[str],
-                  defenders: Sequence[str]) -> Optional[AfterBattle]:
+                  defenders: Sequence[str], movers: Sequence[str]) -> Optional[AfterBattle]:
     """The reading's retreats and advances, where the table says how to judge them."""
     rules = ct.table.after_combat
     if rules is None:
@@ -658,32 +842,57 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
     if key not in b.memo:
         b.memo[key] = RetreatMap(b.game, b.position, b.after, rules)
     moves = {p: x.to for p, x in b.losses.items() if x.moved and not x.removed and x.to}
+    paths = {p: x.path for p, x in b.losses.items() if x.moved}
     removed = frozenset(p for p, x in b.losses.items() if x.removed)
-    return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed)
+    others = [p for p, x in b.losses.items() if x.moved and not x.removed and p not in movers
+              and (c := b.position.counter(p)) is not None and c.kind == "unit" and _side_of(b.game, c) == b.side]
+    adjacent = frozenset(_adjacent_attackers(b.game, b.position, hex_id, b.side, b.stacks))
+    used = b.limits.attackers if b.limits.attack_once else frozenset()
+    return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed, paths,
+                       tuple(movers) + tuple(others), adjacent, used)
 
 
 def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
-                  outcomes: tuple[SideOutcome, SideOutcome], why_terrain: Optional[str], tally: _Tally,
+                  outcomes: tuple[SideOutcome, SideOutcome], why_open: Optional[str], tally: _Tally,
                   modifiers: tuple[set[int], Optional[str]], after: Optional[AfterBattle]) -> None:
     """The cells of one column at every modified roll, each judged against what the sides lost."""
     if lk.column is None:
-        if lk.reason != "prohibited":
-            why = lk.reason if base.terrain or not why_terrain else f"{why_terrain}; {lk.reason}"
+        if lk.reason in (PROHIBITED, MAYBE_PROHIBITED):
+            where = lk.label or f"beyond the columns of {ct.table.name}"
+            why = (f"{where}, no attack may be made ({ct.table.clamp.rule or ct.table.rule})"
+                   if lk.reason == PROHIBITED else f"{where}, the attack may be one the rules forbid (the tree "
+                                                   "does not say)")
+            tally.add(dataclasses.replace(base, column=where, fit=NO, reason=why, prohibited=lk.reason))
+        else:
+            why = f"{why_open}; {lk.reason}" if why_open else lk.reason
             tally.add(dataclasses.replace(base, reason=why))
         return
     heading = ct.headings.columns[lk.column].printed + (f" ({lk.label})" if lk.label else "")
     sums, open_ended = modifiers
     if open_ended:
-        tally.add(dataclasses.replace(base, column=heading, reason=open_ended))
+        tally.add(dataclasses.replace(base, column=heading, col=lk.column, reason=open_ended))
     for m in sorted(sums):
         total = b.roll.total + m
         for cell in ct.cells_at(total, lk.column):
             key = (id(cell), outcomes[0].key(), outcomes[1].key(), after.key() if after else ())
             if key not in tally.fits:
-                tally.fits[key] = cell_fit(cell, *outcomes, after)
-            fit, why = tally.fits[key]
-            tally.add(dataclasses.replace(base, column=heading, roll=total, cell=cell.printed, fit=fit, reason=why),
-                      outcomes[0].key())
+                tally.fits[key] = _fit(cell, outcomes, after)
+            fit, why, faults = tally.fits[key]
+            tally.add(dataclasses.replace(base, column=heading, col=lk.column, roll=total, cell=cell.printed, fit=fit,
+                                          reason=why, unlikely=cell.unlikely, faults=faults,
+                                          unprinted=cell.unprinted), outcomes[0].key())
+
+
+def _fit(cell: Cell, outcomes: tuple[SideOutcome, SideOutcome], after: Optional[AfterBattle]) -> tuple:
+    """(fit, why, advance faults) of one cell: the result as losses and retreats, then the advances made."""
+    fit, why = cell_fit(cell, *outcomes, after)
+    if fit == NO or after is None or cell.state != PRINTED or cell.reason:
+        return fit, why, ()
+    by_side = side_effects(cell)
+    fa, faults = advance_faults(after, by_side, cell.printed) if by_side else (UNKNOWN, ())
+    if fa == UNKNOWN and fit == YES:
+        return UNKNOWN, f"how far {cell.printed} advances is not printed", ()
+    return fit, why, faults
 
 
 def _apply(position: Position, events: Iterable[Event]) -> Position:
@@ -704,10 +913,13 @@ def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
 
 
 def judge_battle(game: Game, position: Position, phasing_side: Optional[str], roll: DieRoll,
-                 following_events: Sequence[Event], step: Union[int, Step, None] = None) -> Judgement:
+                 following_events: Sequence[Event], step: Union[int, Step, None] = None,
+                 event_steps: Optional[Sequence[int]] = None, limits: Optional[Limits] = None,
+                 stacks: Optional[dict] = None) -> Judgement:
     """Judge the battle a combat roll resolved, from the position at the roll and the events after it
-    (up to the next roll or phase change). Call it for rolls made in a combat phase only: the roll is
-    taken to be a battle's."""
+    (up to the next roll or phase change; `event_steps`: the step of each). Call it for rolls made in a
+    combat phase only: the roll is taken to be a battle's. `limits`: what the phase's earlier battles used;
+    `stacks`: the position's counters by hex, where the caller keeps them."""
     step = step.index if isinstance(step, Step) else step
     if phasing_side is None:
         return Judgement("unverified", COMBAT_UNVERIFIED, None,
@@ -718,30 +930,62 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
         return Judgement("unverified", COMBAT_NO_TABLE_FOR_DICE, None,
                          f"combat roll {roll.dice} {roll.total}: no combat table of the tree is rolled with "
                          f"{roll.dice}", reason="no combat table for these dice", step=step)
-    losses = observed_losses(position, following_events)
-    hexes, named = defender_hexes(game, position, phasing_side, losses)
+    losses = observed_losses(position, following_events, event_steps)
+    hexes, named = defender_hexes(game, position, phasing_side, losses, stacks)
     if not hexes:
         return Judgement("unverified", COMBAT_BATTLE_UNCLEAR, None,
                          f"combat roll {roll.total}: no defender is adjacent to a {phasing_side} unit",
                          reason="no battle inferred", step=step)
-    if named and len(hexes) > 1:
+    limits = limits or Limits()
+    if named and len(hexes) > 1 and not limits.one_hex:
         return Judgement("unverified", COMBAT_UNVERIFIED, None,
                          f"combat roll {roll.total}: losses in {len(hexes)} defender hexes ({', '.join(hexes)}) "
                          "follow one roll", hexes=tuple(hexes), reason="a battle against several hexes is not judged",
                          step=step)
+    battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses, _apply(position, following_events),
+                     limits, stacks)
+    best: Optional[tuple] = None
+    fitting = []
+    for h in _by_cheapest(hexes, limits):
+        tally = _search(battle, h)
+        if best is None or tally.best is not None and (best[1].best is None or tally.best.rank < best[1].best.rank):
+            best = (h, tally)
+        if tally.found:
+            fitting.append(h)
+            if named:
+                break                         # the log names the battle's hex: the first that fits is it
+    h, tally = best
+    j = _verdict(battle, hexes if not named or len(hexes) == 1 else [h], tally, step, tables)
+    return _with_battle(battle, j, h, hexes, named, tally, fitting)
+
+
+def _by_cheapest(hexes: list[str], limits: Limits) -> list[str]:
+    """The defender hexes in the order they are tried: those not yet attacked this phase first."""
+    if not limits.defend_once:
+        return list(hexes)
+    return [h for h in hexes if h not in limits.hexes] + [h for h in hexes if h in limits.hexes]
+
+
+def _search(b: _Battle, hex_id: str) -> _Tally:
+    """Every reading of the battle against one hex, pass by pass, until one fits outright."""
     tally = _Tally()
-    battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses, _apply(position, following_events))
-    for h in hexes:
-        _judge_hex(battle, h, tally)
+    movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and _side_of(b.game, c) == b.side
+                 for p, x in b.losses.items())
+    for ps in PASSES:
+        if ps.clean is False and not (b.limits.attack_once or b.limits.defend_once):
+            continue
+        if not ps.movers_attack and not movers:
+            continue                          # no unit of the attacking side moved: the same readings again
+        _judge_hex(b, hex_id, tally, ps)
         if tally.found:
             break
-    return _verdict(game, position, roll, hexes, losses, tally, step, tables)
+    return tally
 
 
 def _result_rules(tally: _Tally, tables) -> tuple[str, ...]:
     """The rules of the results a violation's possible cells give (what the record should have shown), where
     they are few."""
-    if tally.has(YES):
+    if tally.best is not None and tally.best.rank < NOFIT:
         return ()
     by_id = {ct.id: ct for ct in tables}
     out: list[str] = []
@@ -754,31 +998,203 @@ def _result_rules(tally: _Tally, tables) -> tuple[str, ...]:
     return rules if len(rules) <= 2 else ()          # many possible results: the table's rule says enough
 
 
-def _verdict(game, position, roll, hexes, losses, tally: _Tally, step, tables) -> Judgement:
+def _shown(roll: DieRoll) -> str:
+    return f"roll {roll.total}" + (f" ({'+'.join(map(str, roll.faces))})" if len(roll.faces) > 1 else "")
+
+
+def _verdict(b: _Battle, hexes, tally: _Tally, step, tables) -> Judgement:
+    game, position, roll, losses = b.game, b.position, b.roll, b.losses
     rule = ", ".join(dict.fromkeys(x for x in (tables[0].table.rule,) + _result_rules(tally, tables) if x)) or None
     others = sorted({w.hex for p in losses if (w := position.where(p)) and w.hex} - set(hexes))
     involved = tuple(hexes) + tuple(others)
     units = _units_of(position, sorted(losses))
-    shown = f"roll {roll.total}" + (f" ({'+'.join(map(str, roll.faces))})" if len(roll.faces) > 1 else "")
-    if tally.has(YES):
-        fit = next(c for c in tally.all() if c.fit == YES)
+    shown, best = _shown(roll), tally.best
+    notes = tuple(tally.notes)
+    if best is not None and best.rank in (LEGAL, ADVANCE, LIMIT):
+        if best.unprinted:
+            name = next((ct.table.name for ct in tables if ct.id == best.table), best.table)
+            notes += (f"the cell of row {best.roll} under column {best.column} of the {name} is not printed for "
+                      f"certain: the result fits if it is {best.cell}, one of what the tree says it may hold "
+                      "(tables.yaml unprinted)",)
         return Judgement("legal", None, rule,
-                         f"combat {shown} against {fit.defender_hex}: fits {fit.table} column {fit.column}, "
-                         f"row {fit.roll} ({fit.cell})", tuple(hexes), units, None, tally.kept(), step,
-                         notes=tuple(tally.notes))
-    if tally.has(UNKNOWN) or not tally.candidates:
+                         f"combat {shown} against {best.defender_hex}: fits {best.table} column {best.column}, "
+                         f"row {best.roll} ({best.cell})", tuple(hexes), units, None, tally.kept(), step, notes=notes)
+    if (best is not None and best.rank == MAYBE) or not tally.candidates:
         reason = "; ".join(list(tally.reasons)[:4]) or "no reading of the battle could be tried"
         return Judgement("unverified", COMBAT_UNVERIFIED, rule,
                          f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
-                         tuple(hexes), units, reason, tally.kept(), step, notes=tuple(tally.notes))
-    cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tally.all()})
+                         tuple(hexes), units, reason, tally.kept(), step, notes=notes)
+    if best.rank == UNLIKELY:
+        cell = best.cell or "a cell the print does not show"
+        return Judgement("unlikely", COMBAT_RESULT_UNLIKELY, rule,
+                         f"combat {shown} against {best.defender_hex}: the applied result fits only if "
+                         f"{best.unlikely}: {best.table} column {best.column}, row {best.roll} ({cell})",
+                         tuple(hexes), units, best.unlikely, tally.kept(), step, notes=notes)
+    if all(c.prohibited == PROHIBITED for c in tally.all()):
+        widest = max(tally.all(), key=lambda c: len(c.attackers))
+        odds = f" at {widest.odds}" if widest.odds else ""
+        pieces = widest.attackers + tuple(_units_at(game, position, widest.defender_hex, False, b.side, b.stacks))
+        return Judgement("prohibited", COMBAT_ODDS_PROHIBITED, tables[0].table.clamp.rule or rule,
+                         f"combat {shown} against {widest.defender_hex}{odds}, with every unit next to it attacking: "
+                         f"{widest.reason}", involved, _units_of(position, pieces), None, tally.kept(), step,
+                         tuple(sorted(losses)), notes)
+    return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
+                     f"combat {shown} against {', '.join(hexes)}: {_tried(tally, roll, hexes, losses, tables)}",
+                     involved, units, None, tally.kept(), step, tuple(sorted(losses)), notes)
+
+
+def _tried(tally: _Tally, roll: DieRoll, hexes, losses, tables) -> str:
+    """What a violation's readings were, and what the log shows against them. One column: every cell it may
+    be; several (a datum the tree lacks): per table, the columns, rolls and results tried, whatever the
+    missing datum."""
+    tried = [c for c in tally.all() if c.cell]
+    cells = sorted({f"{c.column}/{c.roll}: {c.cell}" for c in tried})
     # why, first for the readings with the most attackers (the attack the record most likely shows)
     widest = sorted(tally.all(), key=lambda c: -len(c.attackers))
-    seen = "; ".join(list(dict.fromkeys(p for c in widest if c.reason for p in c.reason.split("; ")))[:2])
+    seen = "; ".join(list(dict.fromkeys(p for c in widest if c.reason and not c.prohibited
+                                        for p in c.reason.split("; ")))[:2])
     if not losses:
         seen += " (no unit lost or moved after the roll)"
-    return Judgement("violation", COMBAT_RESULT_NOT_ON_TABLE, rule,
-                     f"combat {shown} against {', '.join(hexes)}: the applied result fits no cell the table gives "
-                     f"({len(cells)} possible: {', '.join(cells[:6])}{' …' if len(cells) > 6 else ''}); {seen}",
-                     involved, units, None, tally.kept(), step, tuple(sorted(losses)),
-                     tuple(tally.notes))
+    if len({c.col for c in tried if c.col is not None}) <= 1 and len({c.table for c in tried}) <= 1:
+        return (f"the applied result fits no cell the table gives ({len(cells)} possible: {', '.join(cells[:6])}"
+                f"{' …' if len(cells) > 6 else ''}); {seen}")
+    parts = []
+    for ct in tables:
+        mine = [c for c in tally.all() if c.table == ct.id]
+        if mine:
+            parts.append(_tried_on(ct, mine, roll, hexes, len(tables) > 1))
+    return f"{'; '.join(parts)}; none fits what the log shows: {seen}"
+
+
+def _tried_on(ct: CombatTable, cands: list[Candidate], roll: DieRoll, hexes, named: bool) -> str:
+    """The readings tried on one table: "whatever the terrain of X and the column (a to b; why), a roll of n
+    gives A, B or C"."""
+    tried = [c for c in cands if c.cell]
+    columns = sorted({c.col for c in tried if c.col is not None})
+    unknown_terrain = [h for h in hexes if any(c.terrain is None and c.defender_hex == h for c in tried)]
+    whatever = (f"the terrain of {', '.join(unknown_terrain)} and the column" if unknown_terrain else "the column")
+    heads = _column_range(ct, columns)
+    base = next((c.odds for c in sorted(tried, key=lambda c: -len(c.attackers)) if c.odds), None)
+    varies = list(dict.fromkeys(p for c in tried if c.varies for p in c.varies.split("; ")))
+    heads += (f"; {base}" if base else "") + (f"; {'; '.join(varies[:3])}" if varies else "")
+    rolls = sorted({c.roll for c in tried})
+    at = (f"a roll of {rolls[0]}" if rolls == [roll.total] else
+          f"a modified roll of {rolls[0]}" if len(rolls) == 1 else f"a modified roll of {rolls[0]} to {rolls[-1]}")
+    results = list(dict.fromkeys(c.cell for c in sorted(tried, key=lambda c: (c.col or 0, c.roll or 0))))
+    gives = ", ".join(results[:-1]) + (" or " if len(results) > 1 else "") + results[-1] if results else "nothing"
+    barred = sorted({c.reason for c in cands if c.prohibited})
+    also = (" (some of them readings of cells the print does not show: every one the tree allows)"
+            if any(c.unprinted for c in tried) else "") + (f"; {'; '.join(barred)}" if barred else "")
+    on = f"on the {ct.table.name}, " if named else ""
+    return f"{on}whatever {whatever} ({heads}), {at} gives {gives}{also}"
+
+
+def _column_range(ct: CombatTable, columns: list[int]) -> str:
+    """The columns tried, as printed: "1:4 to 3:1" where they run on, else listed."""
+    if not columns:
+        return "no column"
+    name = [ct.headings.columns[i].printed for i in columns]
+    if columns == list(range(columns[0], columns[-1] + 1)) and len(columns) > 2:
+        return f"{name[0]} to {name[-1]}"
+    return ", ".join(name)
+
+
+def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool, tally: _Tally,
+                 fitting: list[str]) -> Judgement:
+    """The judgement with what the ledger keeps of the battle: who attacked and who may have, the defenders,
+    how sure the roll's tie to the hex is, and what the log shows done after it that no reading allows."""
+    game, position, side = b.game, b.position, b.side
+    adjacent = _adjacent_attackers(game, position, h, side, b.stacks)
+    certain = tuple(p for p in adjacent if p in b.losses)
+    best = tally.best
+    chosen = best.attackers if best is not None and best.defender_hex == h else ()
+    tie, why = _tie(b, h, hexes, named, fitting)
+    faults = best.faults if best is not None and best.rank <= ADVANCE else ()
+    losses = tuple((p, "removed" if x.removed else "reduced", x.step) for p, x in b.losses.items()
+                   if x.removed or x.reduced)
+    moves = tuple((p, x.path) for p, x in b.losses.items() if x.moved)
+    return dataclasses.replace(
+        j, fit=best, attackers=certain, possible=tuple(p for p in chosen if p not in certain),
+        defenders=tuple(_units_at(game, position, h, False, side, b.stacks)), tie=tie, tie_why=why,
+        faults=faults, drags=_drag_faults(b, h, best),
+        outside=_outside(b, h, adjacent) if named and b.limits.one_hex else (),   # else a battle may take in more
+        losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
+
+
+def _twice(b: _Battle, h: str, tie: str, certain: tuple, best: Optional[Candidate]) -> tuple:
+    """The limits of the phase this battle breaks: for certain (an attacker that lost or moved attacked
+    earlier; the hex, tied for certain, was attacked earlier), or because only a reading breaking one fits."""
+    lim = b.limits
+    out = list(_breaks(b, h, certain)) if tie == "certain" else [
+        x for x in _breaks(b, h, certain) if x[0] == "attack_once"]
+    if best is not None and best.rank == LIMIT:
+        out += [x for x in best.breaks if x not in out]
+    if not lim.defend_once:
+        out = [x for x in out if x[0] != "defend_once"]
+    return tuple(out)
+
+
+def _moves_judged(b: _Battle) -> bool:
+    """The tables say how retreats go and that no unit outside a battle is moved by one (no displacement)."""
+    rules = [ct.table.after_combat for ct in b.tables]
+    return all(r is not None and r.retreat and not r.displaces for r in rules)
+
+
+def _tie(b: _Battle, h: str, hexes: list[str], named: bool, fitting: list[str]) -> tuple[str, str]:
+    """How sure it is that the roll settled the battle against h, and why."""
+    s = b.game.side(b.side)
+    side = s.name if s else b.side
+    if named:
+        return "certain", f"the log shows losses or a retreat in {h} after the roll"
+    if len(hexes) == 1:
+        return "certain", f"{h} is the only hex of a defending unit next to a unit of {side}"
+    if fitting == [h]:
+        return "likely", (f"of {len(hexes)} hexes of defending units next to a unit of {side}, {h} is the only one "
+                          "against which a reading fits what the log shows")
+    lim = b.limits
+    open_ = [x for x in hexes if not (lim.defend_once and x in lim.hexes)]
+    if open_ == [h]:
+        return "likely", (f"of {len(hexes)} hexes of defending units next to a unit of {side}, {h} is the only "
+                          "one not attacked yet this phase")
+    return "possible", f"any of {len(hexes)} hexes of defending units next to a unit of {side} may be the battle's"
+
+
+def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
+    """(piece, step, why) for each retreat whose drags stop on the way where no retreat goes: the defenders
+    that moved, and the attackers where the reading's result retreats them."""
+    ct = next((t for t in b.tables if best is not None and t.id == best.table), None)
+    rules = ct.table.after_combat if ct is not None else None
+    if rules is None or not rules.retreat:
+        return ()
+    after = _after_battle(b, ct, h, best.attackers, _units_at(b.game, b.position, h, False, b.side, b.stacks), ())
+    retreating = list(after.defenders)
+    by_side = side_effects(read_cell(best.cell, ct.table)) if best.cell else None
+    if by_side and retreat_of(by_side["attacker"]) is not None:
+        retreating += list(best.attackers)
+    out = []
+    for p in retreating:
+        if p in after.moves and p not in after.removed:
+            hit = after.drag_fault(p)
+            if hit:
+                out.append((p, hit[0], hit[1]))
+    return tuple(out)
+
+
+def _outside(b: _Battle, h: str, adjacent: list[str]) -> tuple:
+    """(piece, step, why) for each unit the log shows losing a step, eliminated or retreating after the roll
+    though it was in neither side of the battle against h: a defender elsewhere, an attacker not next to h."""
+    out = []
+    for p, x in b.losses.items():
+        c, w = b.position.counter(p), b.position.where(p)
+        if c is None or c.kind != "unit" or w is None or w.hex is None or not _fights(b.game, c):
+            continue
+        mine = _side_of(b.game, c) == b.side
+        if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not (x.removed or x.reduced)):
+            continue                          # in the battle; a phasing unit's move is an advance's question
+        if not (x.removed or x.reduced) and not _moves_judged(b):
+            continue                          # a unit may be displaced by a retreat, or retreats are not judged
+        what = "is eliminated" if x.removed else "loses a step" if x.reduced else f"retreats {w.hex} -> {x.to}"
+        u = b.game.unit(c.unit)
+        out.append((p, x.step, f"{u.name if u else c.unit} in {w.hex} {what} after the roll, though it was not in "
+                               f"the battle against {h}"))
+    return tuple(out)

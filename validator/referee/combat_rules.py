@@ -1,16 +1,25 @@
-"""Combat: each roll's battle against the combat table, as the replay read it (validator.referee.battles)."""
+"""Combat: each roll's battle against the combat table and against the phase's ledger, as the replay read
+it (validator.referee.battles). Every rule here judges a die roll's moment; a finding about something
+done after the roll (a retreat's drag, an advance, a loss) is located at that thing's own step."""
 from __future__ import annotations
 
 from typing import Optional
 
 from ..record import DieRoll
 from . import Finding, Verdict, found, partly, rule
-from .combat import COMBAT_BATTLE_UNCLEAR, COMBAT_NO_TABLE_FOR_DICE, COMBAT_UNVERIFIED
+from .battles import discarded_result, outside_losses
+from .combat import (COMBAT_BATTLE_UNCLEAR, COMBAT_NO_TABLE_FOR_DICE, COMBAT_ODDS_PROHIBITED, COMBAT_RESULT_UNLIKELY,
+                     COMBAT_UNVERIFIED)
 
 
 def _names(v, unit_ids) -> tuple[str, ...]:
     """Units as every other finding names them: by their printed designation."""
     return tuple(v.game.unit(u).name if v.game.unit(u) else u for u in unit_ids)
+
+
+def _label(v, piece: str) -> str:
+    c = v.position.counter(piece)
+    return v.label(c) if c is not None else piece
 
 
 def _judged(v, verdict: str, code: Optional[str] = None):
@@ -20,6 +29,17 @@ def _judged(v, verdict: str, code: Optional[str] = None):
     if j is None or j.verdict != verdict or (code is not None and j.code != code):
         return None
     return j
+
+
+def _judgement(v):
+    b = v.battle
+    return b.judgement if b is not None else None
+
+
+def _tie(v) -> str:
+    """How sure the roll's tie to its battle is, said in a finding."""
+    b = v.battle.battle
+    return f" (the roll is tied to the battle against {b.hex}: {b.tie}, {b.tie_why})" if b and b.hex else ""
 
 
 @rule("HF1501", "combat-result-not-on-table", "error",
@@ -32,19 +52,25 @@ def combat_result_not_on_table(v) -> Optional[Verdict]:
     For a die roll in a combat phase, the battle is read from the log (who lost steps, retreated or
     advanced after the roll; who stood adjacent) and every reading the tree allows is tried: each
     subset of the adjacent attackers, each terrain the defender's hex may have, hexside features,
-    modifiers, tables. An error only when no reading fits and every cell tried is printed with a
-    known effect; it is located at the step that first shows the wrong result.
+    every column the printed strengths and the modifiers the table names may give (`strength_modifiers`,
+    `shifts`, `terrain_shifts`: a range of columns where a datum is missing, and beyond the columns
+    every reading the clamp allows), modifiers, tables, and each cell an unprinted one may hold
+    (`unprinted`). An error only when no reading fits; the finding says which readings were tried. It
+    is located at the step that first shows the wrong result.
     ## Why
     The result of a battle is the table's cell for the modified roll and the column the odds and
-    terrain give (Meuse 8.2-8.6).
+    terrain give (Meuse 8.2-8.6; Aachen 8.2.4; Ardennes II 3.2; Bulge 17.0).
     ## Reads
-    `tables.yaml` (columns, rows, key effects, DRMs, clamp, `after_combat`), `rules.combat`, the units'
-    factors, the map's terrain and hexsides, `tec.yaml` combat effects.
+    `tables.yaml` (columns, rows, key effects, DRMs, clamp, `after_combat`, `strength_modifiers`,
+    `shifts`, `terrain_shifts`, `unprinted`), `rules.combat`, the units' factors, the map's terrain
+    and hexsides, `tec.yaml` combat effects, marker pieces.
     ## Violation
     Meuse: Red 11th Rifle Regiment (4) attacks Blue 9th Infantry (5) in clear B1.17: 1:2, roll 5 = DR,
-    but the defender is deleted.
+    but the defender is deleted. Aachen: roll 1 against a hex whose terrain is not printed, both
+    attackers and the defender removed: whatever the column, row 1 gives (A), A3, A2, •, Ex, D2, D3 or De.
     ## Near miss
-    The same roll with the defender retreated two hexes, each farther away and not into an enemy ZOC.
+    The same Meuse roll with the defender retreated two hexes, each farther away and not into an enemy
+    ZOC; the Aachen roll with one attacker and the defender removed (Ex).
     """
     j = _judged(v, "violation")
     if j is None:
@@ -52,8 +78,408 @@ def combat_result_not_on_table(v) -> Optional[Verdict]:
     after = v.battle.following
     at = next((n for n, e in after if getattr(e, "counter", None) is not None and e.counter.piece in j.pieces),
               v.step.index)
-    return found(Finding(message=j.message, hexes=tuple(j.hexes), units=_names(v, j.units), rule=j.rule,
+    tie = _tie(v) if j.tie != "certain" else ""           # which battle the roll settled, where it is not sure
+    return found(Finding(message=j.message + tie, hexes=tuple(j.hexes), units=_names(v, j.units), rule=j.rule,
                          side=v.battle.side, step=at))
+
+
+@rule("HF1502", "combat-result-only-if-unlikely", "warning",
+      "the result fits only a reading the tree declares unlikely (see the assumption named); check the "
+      "printed table, or the result applied", events=(DieRoll,))
+def combat_result_only_if_unlikely(v) -> Optional[Verdict]:
+    """The result after a combat roll fits only readings resting on an assumption the tree declares unlikely.
+
+    ## What it checks
+    As HF1501, but some reading fits: only one that rests on what the tree takes as unlikely (an
+    unprinted cell holding something other than its `likely` reading, a short row's missing cell under
+    another column than `gap_likely`).
+    ## Why
+    The first law: where a legal reading exists the play is not condemned; where it rests on an
+    unlikely assumption the player is warned which one (issue 17: judge by enumeration).
+    ## Reads
+    as HF1501, and `tables.yaml` `unprinted` (`likely`, `gap_likely`).
+    ## Violation
+    (a warning) Ardennes II: an attack at 4:1 on 2d6 = 4 with the defender reduced and the attacker
+    whole: D1r1, printed ninth in row 4, stands under 4:1 only if the row's missing cell lies to its left,
+    where the tree takes it to be under 7:1+.
+    ## Near miss
+    The same roll with the attacker losing a step (A1, the cell under 4:1 when the gap is under 7:1+).
+    """
+    j = _judged(v, "unlikely", COMBAT_RESULT_UNLIKELY)
+    if j is None:
+        return None
+    return found(Finding(message=j.message, hexes=tuple(j.hexes), units=_names(v, j.units), rule=j.rule,
+                         side=v.battle.side))
+
+
+def _twice(v, limit: str) -> list:
+    j = _judgement(v)
+    return [what for name, what in (j.twice if j is not None else ()) if name == limit]
+
+
+def _earlier(v, pieces=(), hex_id=None):
+    """The phase's earlier battle a piece attacked in, or against a hex."""
+    for b in reversed(v.battle.earlier):
+        if (hex_id is not None and b.hex == hex_id and b.tie in ("certain", "likely")) or \
+                (pieces and set(pieces) & set(b.attackers)):
+            return b
+    return None
+
+
+@rule("HF1503", "unit-attacks-twice", "error",
+      "a unit attacks at most once in a combat phase; take it out of one of its battles", events=(DieRoll,))
+def unit_attacks_twice(v) -> Optional[Verdict]:
+    """A unit attacks in two battles of one combat phase.
+
+    ## What it checks
+    A combat roll's battle whose attackers include a unit that attacked for certain in an earlier battle of
+    the same combat phase (the ledger's battles: it lost a step, retreated or advanced after that roll):
+    for certain in this one too, or because no reading of this battle without it fits. A unit that only may
+    have attacked earlier (nothing the log shows needs it) is taken not to have.
+    ## Why
+    Each attacking unit attacks one hex (Meuse 8.1); where `rules.combat.attack_once` is set.
+    ## Reads
+    `rules.combat.attack_once`, the ledger's battles of the phase, as HF1501.
+    ## Violation
+    Meuse: Red 11th Rifle Regiment attacks B1.17 (roll at step 5) and, after Blue's defender there
+    retreated, attacks A16.17 too and loses a step to its result.
+    ## Near miss
+    Two units of one stack attack two hexes, one each; or a unit next to two defenders attacks one.
+    """
+    out = []
+    here_again = _twice(v, "defend_once")
+    for pieces in _twice(v, "attack_once"):
+        b = _earlier(v, pieces=pieces)
+        if b is not None and b.hex in here_again:
+            continue                          # the same battle rolled again: the hex's finding (HF1504) says it
+        names = ", ".join(_label(v, p) for p in pieces)
+        here = v.battle.battle.hex if v.battle.battle else None
+        before = f" at step {b.step} against {b.hex}" if b else ""
+        out.append(Finding(message=f"{names} attacked{before} and attacks again in the same combat phase, against "
+                                   f"{here} (roll {v.event.total} at step {v.step.index}){_tie(v)}",
+                           hexes=tuple(h for h in ((b.hex if b else None), here) if h),
+                           units=tuple(_label(v, p) for p in pieces), rule=v.game.rules.combat.attack_once or None,
+                           side=v.battle.side))
+    return found(*out)
+
+
+@rule("HF1504", "hex-attacked-twice", "error",
+      "a hex is attacked at most once in a combat phase; one roll per defending hex", events=(DieRoll,))
+def hex_attacked_twice(v) -> Optional[Verdict]:
+    """A defender hex attacked in two battles of one combat phase (a second roll for it).
+
+    ## What it checks
+    A combat roll tied for certain to a hex that an earlier roll of the same combat phase was tied to
+    (for certain, or as the only hex not yet attacked); or a roll none of whose readings fits but one
+    against such a hex. A second roll for one battle, with nothing applied after the first, is this.
+    ## Why
+    Each enemy hex is attacked at most once per phase (Meuse 8.1); where `rules.combat.defend_once` is set.
+    ## Reads
+    `rules.combat.defend_once`, the ledger's battles of the phase, as HF1501.
+    ## Violation
+    Meuse: two rolls against B1.17 in the Red Combat Phase, the defender retreating after the second.
+    ## Near miss
+    Two rolls against two hexes; or a second roll that may be for another hex next to a Red unit.
+    """
+    out = []
+    for hex_id in _twice(v, "defend_once"):
+        b = _earlier(v, hex_id=hex_id)
+        before = (f"at step {b.step} (roll {b.roll.total}: {b.reading()})" if b else "earlier in the phase")
+        out.append(Finding(message=f"{hex_id} is attacked again in the same combat phase: roll {v.event.total} at "
+                                   f"step {v.step.index} after the roll {before}{_tie(v)}",
+                           hexes=(hex_id,), units=tuple(_label(v, p) for p in v.battle.battle.defenders),
+                           rule=v.game.rules.combat.defend_once or None, side=v.battle.side))
+    return found(*out)
+
+
+@rule("HF1505", "combat-re-rolled", "warning",
+      "a combat roll was undone and rolled again: agree on re-rolls before playing, or keep the first roll",
+      events=(DieRoll,))
+def combat_re_rolled(v) -> Optional[Verdict]:
+    """A combat roll VASSAL's Undo took back, rolled again for the same battle.
+
+    ## What it checks
+    A combat roll that is the first roll after an undo took back a roll of the same combat phase and
+    side whose battle may be this one (a defender hex in common). The finding names the battle, the
+    roll taken back and the result it gave in this battle's reading.
+    ## Why
+    A battle is settled by one roll (Meuse 8.3); a roll undone and made again changes what the dice
+    decided.
+    ## Reads
+    the record's undos (`View.discarded`), the ledger's rolls and battles, as HF1501.
+    ## Violation
+    Meuse: roll 3 at step 9 against B1.10 (5:1: D1/DR), undone at step 10, rolled again at step 11 (6: DE).
+    ## Near miss
+    An undo of a move; or a roll undone and the next roll made for a battle in another hex.
+    """
+    r = v.battle
+    if r is None or r.rerolled is None or r.battle is None:
+        return None
+    d, b = r.rerolled, r.battle
+    gave = discarded_result(v.game, b, d.roll.total)
+    was = f" (at {b.column}: {gave})" if gave else ""
+    return found(Finding(
+        message=f"the roll {d.roll.total} at step {d.step} for the battle against {b.hex or ', '.join(b.hexes)}"
+                f"{was} was undone at step {d.undone_at} and rolled again at step {b.step} ({v.event.total}"
+                f"{': ' + b.result if b.result else ''})",
+        hexes=(b.hex,) if b.hex else b.hexes, units=tuple(_label(v, p) for p in b.defenders),
+        rule=_table_rule(v, b.table) or v.game.rules.combat.rule, side=r.side))
+
+
+def _table_rule(v, table_id) -> Optional[str]:
+    t = next((t for t in v.game.tables if t.id == table_id), None)
+    return t.rule if t is not None else None
+
+
+@rule("HF1506", "attack-below-lowest-odds", "error",
+      "attack at the table's lowest column or better, or do not attack", events=(DieRoll,))
+def attack_below_lowest_odds(v) -> Optional[Verdict]:
+    """An attack at odds (or a differential) the combat table's clamp says may not be attacked at.
+
+    ## What it checks
+    A combat roll whose every reading, with every attacker next to the defender, falls below the
+    table's lowest column (or past it by a terrain shift) where the clamp says such an attack may not
+    be made (`clamp.below: prohibited`, `shift_below: prohibited`).
+    ## Why
+    Meuse 8.2: "an attack at worse than 1:3 may not be made".
+    ## Reads
+    `tables.yaml` `clamp`, the units' factors, `tec.yaml` column shifts.
+    ## Violation
+    Meuse: Red 4th Engineer Battalion (2) attacks Blue 7th Infantry (5) and Blue 3rd Engineer Battalion
+    (3) in clear: 2 against 8, 1:4.
+    ## Near miss
+    The same defenders attacked with 3 factors: 3 against 8 rounds to 1:3, the lowest column.
+    """
+    j = _judged(v, "prohibited", COMBAT_ODDS_PROHIBITED)
+    if j is None:
+        return None
+    return found(Finding(message=j.message, hexes=tuple(j.hexes), units=_names(v, j.units), rule=j.rule,
+                         side=v.battle.side))
+
+
+@rule("HF1507", "combat-outside-combat-phase", "error",
+      "resolve combat only in a combat phase of the sequence of play", events=(DieRoll,))
+def combat_outside_combat_phase(v) -> Optional[Verdict]:
+    """A die roll and a combat result in a phase that has no combat.
+
+    ## What it checks
+    A die roll in a phase the sequence of play does not mark `combat`, the phase being certain (the turn
+    marker or a chat names it), after which a unit is eliminated or reduced before the next roll or
+    phase change, where `rules.combat.combat_phases_only` says no combat happens outside combat phases.
+    ## Why
+    Meuse 9.1: "There is no combat in the exploitation phase".
+    ## Reads
+    `rules.combat.combat_phases_only`, `sequence_of_play[].combat`.
+    ## Violation
+    Meuse: in the Red Exploitation Phase a roll, then Blue 9th Infantry Regiment flipped.
+    ## Near miss
+    A roll in the exploitation phase with nothing lost after it (a die rolled for nothing); or the same
+    roll and loss in the Red Combat Phase.
+    """
+    lost = _combat_outside(v)
+    if not lost:
+        return None
+    rule_no = v.game.rules.combat.combat_phases_only
+    what = ", ".join(f"{v.label(c)} {how} at step {n}" for n, c, how in lost)
+    return found(Finding(message=f"roll {v.event.dice} = {v.event.total} in the {v.tracker.name(v.tracker.current())}"
+                                 f", which has no combat, then {what}",
+                         hexes=tuple(dict.fromkeys(_at(v, c) for _, c, _ in lost if _at(v, c))),
+                         units=tuple(v.label(c) for _, c, _ in lost), rule=rule_no or None))
+
+
+def _combat_outside(v) -> tuple:
+    """The losses after a roll in a phase, certain, that has no combat, where the rules allow none there."""
+    r = v.battle
+    if r is None or r.side is not False or v.game.rules.combat.combat_phases_only is None \
+            or not v.tracker.pinned():
+        return ()
+    return outside_losses(v, r.following)
+
+
+def _at(v, c) -> Optional[str]:
+    w = v.position.where(c.piece)
+    return w.hex if w else None
+
+
+@rule("HF1508", "loss-outside-battle", "error",
+      "apply a battle's result to the units of that battle only", events=(DieRoll,))
+def loss_outside_battle(v) -> Optional[Verdict]:
+    """A unit that was not in the battle loses a step, is eliminated or retreats after its roll.
+
+    ## What it checks
+    After a combat roll tied for certain to a hex, a unit of the defending side in another hex, or a unit
+    of the attacking side not next to it, that the log shows losing a step, eliminated or (a defender)
+    moving before the next roll; located at that unit's step. Judged only where each battle is fought
+    against one hex (`rules.combat.one_hex`): where one may take in several (the Bulge, 9.5), a unit next to
+    another defender may be in it. A defender's move is judged only where the tables say how retreats go
+    and no retreat displaces a friendly unit.
+    ## Why
+    A result applies to the units of its battle (Meuse 8.1, 8.6).
+    ## Reads
+    `rules.combat.one_hex`, the position, as HF1501.
+    ## Violation
+    Meuse: after the roll against B1.17, Blue 8th Infantry Regiment in A15.03 is flipped.
+    ## Near miss
+    The defender in B1.17 flipped (D1).
+    """
+    j = _judgement(v)
+    if j is None or not j.outside:
+        return None
+    return found(*(Finding(message=why + _tie(v), hexes=(_at(v, v.position.counter(p)), j.hexes[0]),
+                           units=(_label(v, p),), rule=j.rule, side=v.battle.side, step=step)
+                   for p, step, why in j.outside))
+
+
+def _faults(v, kind: str, rule_no) -> Optional[Verdict]:
+    j = _judgement(v)
+    if j is None or not j.faults:
+        return None
+    out = []
+    for p, k, why, step in j.faults:
+        if k == kind:
+            w = v.position.where(p)
+            out.append(Finding(message=why, hexes=tuple(x for x in ((w.hex if w else None), j.fit.defender_hex) if x),
+                               units=(_label(v, p),), rule=rule_no, side=v.battle.side, step=step))
+    return found(*out)
+
+
+def _after_combat(v):
+    j = _judgement(v)
+    ct = next((t for t in v.game.tables if j is not None and j.fit is not None and t.id == j.fit.table), None)
+    return ct.after_combat if ct is not None else None
+
+
+def _advance_rule(v) -> Optional[str]:
+    ac = _after_combat(v)
+    return (ac.advance_rule or ac.rule if ac else None) or v.game.rules.combat.rule
+
+
+def _retreat_rule(v) -> Optional[str]:
+    ac = _after_combat(v)
+    return (ac.rule if ac else None) or v.game.rules.combat.rule
+
+
+@rule("HF1509", "advance-by-non-attacker", "error",
+      "only units that attacked in the battle advance after it", events=(DieRoll,))
+def advance_by_non_attacker(v) -> Optional[Verdict]:
+    """A unit advances after a battle it did not attack in.
+
+    ## What it checks
+    After a combat roll, a unit of the attacking side moves (an advance), though no reading that fits
+    has it among the battle's attackers: it was not next to the defender, it attacked earlier in the
+    phase (`attack_once`), or its strength makes the result impossible. Located at its move's step.
+    ## Why
+    Meuse 8.7: "up to two attacking units that took part in the attack ... may advance"
+    (`after_combat.advance_by: attackers`).
+    ## Reads
+    `after_combat.advance_by`, `rules.combat.attack_once`, as HF1501.
+    ## Violation
+    Meuse: Blue's defender in B1.17 retreats after the roll; a Red unit two hexes away moves into B1.17.
+    ## Near miss
+    The attacker next to B1.17 moves into it.
+    """
+    return _faults(v, "not-attacker", _advance_rule(v))
+
+
+@rule("HF1510", "advance-across-prohibited-hexside", "error",
+      "an advance never crosses a hexside prohibited to the unit's movement class", events=(DieRoll,))
+def advance_across_prohibited_hexside(v) -> Optional[Verdict]:
+    """An advance after combat that crosses a hexside prohibited to the unit.
+
+    ## What it checks
+    An advance (a move of an attacking unit after a result that vacated the defender's hex) whose first
+    hexside crossed, from its hex into the defender's, is prohibited to its movement class by the TEC
+    (a river with no bridge for a mechanized unit). Located at the advance's step. The hex entered is
+    judged as every move's end is (HF1206).
+    ## Why
+    Meuse 8.7: "An advance ... may not enter prohibited terrain nor cross a hexside prohibited to the unit".
+    ## Reads
+    `tec.yaml` (the class's `P` cells), `terrain.yaml` hexsides, the unit's movement class.
+    ## Violation
+    Meuse: a Red tank in B1.05 advances across the unbridged Meuse into A16.05.
+    ## Near miss
+    A Red rifle regiment (leg: the river costs it 2 MP, it is not prohibited) making the same advance.
+    """
+    return _faults(v, "hexside", _advance_rule(v))
+
+
+@rule("HF1511", "advance-by-too-many-units", "error",
+      "no more units advance after one battle than the rules allow", events=(DieRoll,))
+def advance_by_too_many_units(v) -> Optional[Verdict]:
+    """More units advance after one battle than `after_combat.advance_units` allows.
+
+    ## What it checks
+    The units that advance after one battle, in the order the log moves them: those beyond the limit,
+    each at its own step.
+    ## Why
+    Meuse 8.7: "up to two attacking units ... may advance".
+    ## Reads
+    `after_combat.advance_units`.
+    ## Violation
+    Meuse: three Red units that attacked B14.14 together all advance into it after DE.
+    ## Near miss
+    Two of them advancing.
+    """
+    return _faults(v, "too-many", _advance_rule(v))
+
+
+@rule("HF1512", "advance-not-allowed", "error",
+      "advance only after a result that vacates the defender's hex, into it first, as far as the result allows",
+      events=(DieRoll,))
+def advance_not_allowed(v) -> Optional[Verdict]:
+    """An attacking unit's advance that the result does not allow.
+
+    ## What it checks
+    Under the reading of the battle that fits, an attacking unit moves after the result into the
+    defender's hex though it was not vacated, past it (beyond the hexes the result or `advance_hexes`
+    allows), or not into it first. Located at the advance's step, not the retreat's.
+    ## Why
+    Meuse 8.7: attackers advance "into the defender's hex" once "every defending unit has been
+    eliminated or has retreated".
+    ## Reads
+    `after_combat` (`advance`, `advance_hexes`), the key's `advance` effects.
+    ## Violation
+    Meuse: the defender retreats two hexes (DR) and the attacker follows it two hexes.
+    ## Near miss
+    The attacker advancing into the vacated defender hex only.
+    """
+    return _faults(v, "too-far", _advance_rule(v))
+
+
+@rule("HF1513", "retreat-through-forbidden-hex", "error",
+      "a retreat goes hex by hex away from the battle, never into an enemy unit's hex, an enemy ZOC or "
+      "prohibited terrain", events=(DieRoll,))
+def retreat_through_forbidden_hex(v) -> Optional[Verdict]:
+    """A retreat whose drags stop on the way where no retreat may go.
+
+    ## What it checks
+    Each drag of a retreating unit but its last (the last is judged with the result, HF1501): it must
+    not end in a hex holding an enemy unit, in an enemy ZOC, or in a hex or across a hexside prohibited
+    to the unit (what `after_combat.avoids` names, but stacking, which binds only where a retreat ends),
+    and must end farther from the hex retreated from than the drag before. Located at that drag's step.
+    ## Why
+    Meuse 8.6: a retreat may not "enter a hex ... in an enemy ZOC"; "each hex farther".
+    ## Reads
+    `after_combat.avoids`, the position, `tec.yaml`, `terrain.yaml`.
+    ## Violation
+    Meuse: after DR the defender is dragged first into a hex next to a Red unit, then on to a hex two
+    away from its own.
+    ## Near miss
+    The same retreat dragged through a hex holding two friendly units (a full hex may be passed through,
+    5.1) to a hex where it ends legally.
+    """
+    j = _judgement(v)
+    if j is None or not j.drags:
+        return None
+    rule_no = _retreat_rule(v)
+    return found(*(Finding(message=why, hexes=(_at(v, v.position.counter(p)),) + _drag_hexes(j, p, step),
+                           units=(_label(v, p),), rule=rule_no, side=v.battle.side, step=step)
+                   for p, step, why in j.drags))
+
+
+def _drag_hexes(j, piece: str, step) -> tuple:
+    path = dict(j.moves).get(piece) or ()
+    return tuple(h for h, s in path if s == step)
 
 
 def _unverified(v, code: str) -> Optional[Verdict]:
@@ -71,16 +497,16 @@ def combat_unverified(v) -> Optional[Verdict]:
     """A combat roll's battle could not be judged from what the tree holds.
 
     ## What it checks
-    The readings of a battle (see HF1501) that could not be decided: a cell not printed or illegible,
-    a hex's terrain or a unit's strength not in the tree, a result whose effect the table's key does
-    not give, the attacking side not known. The note says what is missing.
+    The readings of a battle (see HF1501) where no reading fits for certain but one resting on what the
+    tree does not hold may: a cell not printed nor bounded (`unprinted`), a hex's terrain or a unit's
+    strength not in the tree, a result whose effect the table's key does not give, the attacking side
+    not known. The note says what is missing: a legal reading may stand.
     ## Why
     The first law: what the tree does not hold is not guessed; the step is reported as not verified.
     ## Reads
     as HF1501.
     ## Violation
-    (a note) Aachen: an attack on a hex whose terrain the map does not print, where the column depends
-    on it.
+    (a note) Ardennes II: a roll of 8 (row 8 is not printed) with the defender reduced.
     ## Near miss
     The same attack in Meuse, whose every hex, strength and cell the tree holds.
     """
@@ -150,5 +576,7 @@ def combat_not_judged(v) -> Optional[Verdict]:
     if b is None:
         return None
     if b.side is False:
+        if _combat_outside(v):
+            return None                       # judged: combat where there is none (HF1507)
         return partly(f"die roll {v.event.dice} = {v.event.total} outside a combat phase: not judged")
     return partly(*b.judgement.notes) if b.judgement and b.judgement.notes else None

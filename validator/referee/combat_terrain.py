@@ -10,8 +10,10 @@ Nothing here names a game.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterable, Optional
 
 from ..model import DRM, DrmCondition, Game, TerrainType
@@ -232,3 +234,125 @@ def drm_counts(game: Game, d: DRM, facts: Optional[BattleFacts]) -> tuple[int, .
         return (0, 1)
     fit = condition_holds(game, d.condition, facts)
     return (1,) if fit == YES else (0,) if fit == NO else (0, 1)
+
+
+# -- strengths: the printed factors and what the tree says changes them --
+@dataclass(frozen=True)
+class Strengths:
+    """The totals a battle's column is entered with, as ranges: attack lo..hi and defense lo..hi (None: no
+    bound, a strength the log does not show may be added); `why` says what makes a range of them."""
+    attack: tuple[int, Optional[int]]
+    defense: tuple[int, Optional[int]]
+    why: tuple[str, ...] = ()
+    printed: Optional[tuple[int, int]] = None   # the printed factors' totals, before any modifier
+
+    def exact(self) -> Optional[tuple[int, int]]:
+        a, d = self.attack, self.defense
+        return (a[0], d[0]) if a[0] == a[1] and d[0] == d[1] else None
+
+
+def hex_markers(position) -> dict[str, tuple[str, ...]]:
+    """The marker ids standing in each hex that holds one (one pass over the position, not one per hex)."""
+    out: dict[str, list[str]] = {}
+    for c, w in position:
+        if c.kind == "marker" and w.hex is not None:
+            out.setdefault(w.hex, []).append(c.unit)
+    return {h: tuple(v) for h, v in out.items()}
+
+
+def unit_condition(game: Game, cond, state: frozenset, markers: tuple[str, ...], shown: dict,
+                   hex_id: str) -> str:
+    """yes / no / unknown: does a strength modifier's condition hold for a unit (its state, the markers in
+    its hex, which may show a state for one of its hex's units, and its hex's terrain)?"""
+    if cond is None:
+        return UNKNOWN
+    parts = []
+    if cond.state:
+        if state & set(cond.state):
+            parts.append(YES)
+        else:
+            parts.append(UNKNOWN if any(shown.get(m, frozenset()) & set(cond.state) for m in markers) else NO)
+    if cond.marker:
+        parts.append(YES if set(markers) & set(cond.marker) else NO)
+    if cond.terrain:
+        tids = game.hex_terrain(hex_id)
+        parts.append(UNKNOWN if not tids else YES if set(tids) & set(cond.terrain) else NO)
+    return NO if NO in parts else UNKNOWN if UNKNOWN in parts else YES
+
+
+def _scaled(x: int, factor: Fraction, rounding: str) -> tuple[int, ...]:
+    v = x * factor
+    if v.denominator == 1:
+        return (int(v),)
+    return {"up": (math.ceil(v),), "down": (math.floor(v),)}.get(rounding, (math.floor(v), math.ceil(v)))
+
+
+def _unit_range(base: int, mods: list) -> tuple[int, Optional[int]]:
+    """A unit's strength range under the modifiers that may apply to it ((modifier, holds) pairs)."""
+    lo, hi = base, base
+    for m, holds in mods:
+        if holds == NO:
+            continue
+        if m.adds_unknown:
+            hi = None
+            continue
+        if m.factor is None:
+            continue
+        keep = holds == UNKNOWN
+        lo = min(_scaled(lo, m.factor, m.rounding) + ((lo,) if keep else ()))
+        if hi is not None:
+            hi = max(_scaled(hi, m.factor, m.rounding) + ((hi,) if keep else ()))
+    return lo, hi
+
+
+def strength_range(game: Game, table, units: list[tuple], role: str, side_of) -> tuple[tuple[int, Optional[int]],
+                                                                                      tuple[str, ...]]:
+    """The total strength of one side of a battle: `units` are (counter, hex, printed factor, markers there,
+    shown states) for each unit; `role` attack | defense. The table's strength modifiers for that role
+    each apply as their condition says (both ways where it cannot be told)."""
+    mods = [m for m in table.strength_modifiers if role in m.applies_to]
+    lo, hi, why = 0, 0, []
+    for c, h, base, markers, shown in units:
+        mine = []
+        for m in mods:
+            if m.side is not None and side_of(c) != m.side:
+                continue
+            holds = unit_condition(game, m.condition, c.state, markers, shown, h)
+            if holds != NO:
+                mine.append((m, holds))
+                label = m.id + (f" ({m.rule})" if m.rule else "")
+                if label not in why:
+                    why.append(label)
+        u_lo, u_hi = _unit_range(base, mine)
+        lo += u_lo
+        hi = None if hi is None or u_hi is None else hi + u_hi
+    return (lo, hi), tuple(why)
+
+
+def shift_span(game: Game, table, base: int, facts: BattleFacts, terrain_known: bool,
+               columns: int) -> tuple[int, int, Optional[str]]:
+    """The column shifts a battle may have: the TEC's (`base`), the table's `shifts` whose condition holds
+    (any of their values; with and without where it may hold), and, where the defender's terrain or the
+    hexsides are not printed and the table says terrain shifts one way (`terrain_shifts`), any number of
+    columns that way. The third value says why the shift is a range."""
+    least = most = base
+    why = []
+    for s in table.shifts:
+        holds = condition_holds(game, s.condition, facts) if s.condition else UNKNOWN
+        if holds == NO:
+            continue
+        n = len(facts.attacker_hexes) if s.per == "attacking-stack" else 1
+        lo, hi = s.least * n, s.most * n
+        if holds == UNKNOWN or s.per == "attacking-stack":
+            lo, hi = min(lo, 0), max(hi, 0)
+        least, most = least + lo, most + hi
+        if lo != hi:
+            why.append(s.id + (f" ({s.rule})" if s.rule else ""))
+    way = table.terrain_shifts
+    if way and not terrain_known:
+        if way in ("left", "both"):
+            least = -columns
+        if way in ("right", "both"):
+            most = columns
+        why.append(f"terrain the tree does not print may shift the column {'either way' if way == 'both' else way}")
+    return least, most, "; ".join(why) or None

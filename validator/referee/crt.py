@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional, Union
 
@@ -19,6 +19,8 @@ from ..model import Game, ResultEffect, Table, TableClamp
 Value = Union[int, Fraction]
 
 PRINTED, NOT_PRINTED, ILLEGIBLE = "printed", "not printed", "illegible"
+PROHIBITED = "prohibited"                    # a Lookup's reason: the clamp says no such attack may be made
+MAYBE_PROHIBITED = "maybe prohibited"        # the tree does not say: one reading is that no such attack is made
 NO_EFFECT_MARKS = ("-", "—", "–")            # a dash in a cell: no effect, whether or not the key lists it
 ROUNDINGS = ("defender", "attacker", "nearest")
 DEFAULT_ROUNDING = "defender"                # the standard convention where the tree prints none
@@ -57,6 +59,8 @@ class Cell:
     state: str                               # printed | not printed | illegible
     results: tuple[Result, ...] = ()
     reason: Optional[str] = None             # why the cell cannot be judged (a token not in the key)
+    unlikely: Optional[str] = None           # the assumption, declared unlikely by the tree, this reading rests on
+    unprinted: bool = False                  # a reading of a cell the print does not show (tables.yaml unprinted)
 
 
 @dataclass(frozen=True)
@@ -95,9 +99,38 @@ class ColumnLine:
         if how in ("lowest", "highest"):
             return self.at(edge)
         if how == "prohibited":
-            return Lookup(None, "prohibited")
+            return Lookup(None, PROHIBITED)
         return Lookup(None, f"{_show(v)} is {side} the columns of {self.name} and the tree does not say "
                             "which column applies")
+
+    def lookups(self, lo: Optional[Value], hi: Optional[Value]) -> list[Lookup]:
+        """Every column a combat value from lo to hi (None: no bound that way) may use on this line, and
+        beyond the printed columns what the clamp says; where it says nothing, every reading it allows:
+        the edge column, or (headings) no such attack, or (a terrain line) a column the line leaves blank."""
+        used = [c for c in self.columns if c.bounds is not None]
+        if not used:
+            return [Lookup(None, f"no column of {self.name} reads")]
+        out = [self.at(c) for c in used
+               if (hi is None or c.bounds.lo is None or c.bounds.lo <= hi)
+               and (lo is None or c.bounds.hi is None or c.bounds.hi >= lo)]
+        first, last = used[0], used[-1]
+        if first.bounds.lo is not None and (lo is None or lo < first.bounds.lo):
+            out += self._beyond_all(self.clamp.below, first, "below")
+        if last.bounds.hi is not None and (hi is None or hi > last.bounds.hi):
+            out += self._beyond_all(self.clamp.above, last, "above")
+        return list(dict.fromkeys(out))
+
+    def _beyond_all(self, how: str, edge: Column, side: str) -> list[Lookup]:
+        if how in ("lowest", "highest"):
+            return [self.at(edge)]
+        if how == "prohibited":
+            return [Lookup(None, PROHIBITED, label=f"{side} {edge.printed}")]
+        blank = [c for c in self.columns if c.bounds is None and c.reason is None
+                 and (c.index < edge.index if side == "below" else c.index > edge.index)]
+        if self.terrain and blank:             # the line's blank cells: the next columns of the table
+            return [self.at(edge)] + [Lookup(c.index, label=f"{c.printed}, which {self.name} leaves blank")
+                                      for c in blank]
+        return [self.at(edge), Lookup(None, MAYBE_PROHIBITED, label=f"{side} {edge.printed}")]
 
 
 @dataclass(frozen=True)
@@ -109,6 +142,8 @@ class CombatTable:
     lines: tuple[ColumnLine, ...]            # terrain lines, where the table prints them
     rows: dict                               # roll -> tuple[Cell, ...] (one per column)
     problems: tuple[str, ...]                # what does not read, said plainly
+    readings: dict = None                    # (roll, column) -> the cells an unprinted or uncertain cell may be
+    gaps: dict = None                        # roll of a short row -> the column most likely without its cell
 
     @property
     def id(self) -> str:
@@ -129,8 +164,12 @@ class CombatTable:
         return None
 
     def cells_at(self, roll: int, column: int) -> tuple[Cell, ...]:
-        """The cell of a roll and column, or every cell it may be where the row prints fewer cells than
-        there are columns and does not say which one is missing (then the column may be the missing one)."""
+        """The cell of a roll and column, or every cell it may be: where the tree says what an unprinted or
+        uncertain cell may hold (`unprinted`), each of those; where the row prints fewer cells than there are
+        columns and does not say which one is missing, each printed cell it may be and the missing one."""
+        alts = self.readings.get((roll, column)) if self.readings else None
+        if alts:
+            return alts
         name = self.table.name
         cells = self.rows.get(roll)
         if cells is None:
@@ -139,15 +178,42 @@ class CombatTable:
         if short <= 0:
             return (cells[column],)
         heading = self.headings.columns[column].printed
+        gap = self.gaps.get(roll) if self.gaps else None
         missing = Cell("", NOT_PRINTED, reason=f"row {roll} of {name} prints {len(cells)} cells for "
                                                f"{len(self.headings.columns)} columns and does not say which "
                                                f"is missing: column {heading} may be the one not printed")
-        return tuple(cells[i] for i in range(max(0, column - short), min(column, len(cells) - 1) + 1)) + (missing,)
+        out = []
+        for i in range(max(0, column - short), min(column, len(cells) - 1) + 1):
+            # cell i stands in this column if the gap lies left of it (column - i cells to its left are missing)
+            out.append(_gap_reading(cells[i], gap, column, i, short, self.headings, roll))
+        out.append(_gap_reading(missing, gap, column, None, short, self.headings, roll))
+        return tuple(out)
 
     def roll_range(self) -> Optional[tuple[int, int]]:
         if self.table.rolls:
             return self.table.rolls
         return (min(self.rows), max(self.rows)) if self.rows else None
+
+
+def _gap_reading(cell: Cell, gap: Optional[int], column: int, printed_at: Optional[int], short: int,
+                 headings: "ColumnLine", roll: int) -> Cell:
+    """A reading of a short row's cell under a column, marked unlikely where the tree names the column most
+    likely without its cell and this reading puts the gap elsewhere (one gap: `short` == 1)."""
+    if gap is None or short != 1:
+        return cell
+    if printed_at is None or column == gap:
+        likely = printed_at is None and column == gap
+    else:                                    # left of the gap a cell stands in its own column, right of it one on
+        likely = (printed_at == column) == (gap > column)
+    if likely:
+        return cell
+    where = headings.columns[gap].printed
+    return replace(cell, unlikely=f"row {roll}'s missing cell is not under {where}, where the tree takes it to be")
+
+
+def show_value(v: Value) -> str:
+    """A combat value as a column prints it: "1:4", "3:1", "+5"."""
+    return _show(v)
 
 
 def _show(v: Value) -> str:
@@ -336,8 +402,52 @@ def read_table(game: Game, t: Table) -> CombatTable:
         cells = tuple(read_cell(c, t, pats) for c in row.results)
         for r in row.rolls:
             rows[r] = cells
+    readings, gaps = _unprinted_readings(t, cols, rows, pats, problems)
     return CombatTable(t, method, rounding, ColumnLine(f"table {t.name}", (), cols, t.clamp), lines, rows,
-                       tuple(problems))
+                       tuple(problems), readings, gaps)
+
+
+def _unprinted_readings(t: Table, cols: tuple[Column, ...], rows: dict, pats,
+                        problems: list) -> tuple[dict, dict]:
+    """(roll, column) -> the cells the tree says an unprinted or uncertain cell may be (`unprinted` with
+    `any_of`), each but the `likely` one marked unlikely; and the likely gap column of each short row."""
+    readings: dict = {}
+    gaps: dict = {}
+    by_heading = {c.printed: c.index for c in cols}
+    rng = t.roll_range()
+    every_roll = tuple(range(rng[0], rng[1] + 1)) if rng else tuple(rows)
+    for u in t.unprinted:
+        columns = [by_heading.get(h) for h in u.columns] if u.columns else [c.index for c in cols]
+        if None in columns:
+            problems.append(f"unprinted: a column of {', '.join(u.columns)} is not a heading of {t.name}")
+            continue
+        if u.gap_likely is not None:
+            if u.gap_likely not in by_heading:
+                problems.append(f"unprinted: gap_likely {u.gap_likely!r} is not a heading of {t.name}")
+            else:
+                gaps.update({r: by_heading[u.gap_likely] for r in (u.rows or every_roll)})
+        alts = _cells_of(u, t, pats)
+        if not alts:
+            continue
+        for r in u.rows or every_roll:
+            for c in columns:
+                readings[(r, c)] = alts
+    return readings, gaps
+
+
+def _cells_of(u, t: Table, pats) -> tuple[Cell, ...]:
+    """The cells an `unprinted` entry says a cell may hold, each read against the key."""
+    if u.key:
+        cells = [Cell(k.code, PRINTED, (Result(k.code, k.code, None, k.effect),)) for k in t.key]
+    else:
+        cells = [read_cell(x, t, pats) for x in u.any_of]
+    why = f" ({u.note})" if u.note else ""
+    out = []
+    for c in cells:
+        unlikely = (f"the cell is {c.printed!r}, not the {u.likely!r} the tree takes as likely{why}"
+                    if u.likely is not None and c.printed != u.likely else None)
+        out.append(replace(c, unlikely=unlikely, unprinted=True))
+    return tuple(out)
 
 
 _READ: list = [None, ()]                      # the last game asked about, and its tables read

@@ -197,10 +197,13 @@ def die_roll_undone(v) -> Optional[Verdict]:
     ## Violation
     Aachen: 1d6 = 3 at step 5, undone at step 6, rolled again at step 7 (= 6).
     ## Near miss
-    An undo of a move (the roll stands).
+    An undo of a move (the roll stands); a combat roll undone and made again for the same battle is
+    HF1505's, which names the battle.
     """
     out = []
     for r in _rolls(v.record):
+        if r.step in v.ledger.rerolled:
+            continue                          # a combat roll made again for its battle: HF1505 names it
         again = f"; rolled again at step {r.rerolled_at}" if r.rerolled_at else ""
         if r.undone:
             out.append(Finding(message=f"step {r.step}: roll {r.roll.dice} = {r.roll.total} was undone{again}",

@@ -95,6 +95,7 @@ class Ledger:
     order: OrderState = OrderState()
     battles: tuple = ()                                               # battles.Battle of this combat phase
     battles_phase: Optional[tuple] = None                             # (turn, phase index) they belong to
+    rerolled: Mapping[int, int] = field(default_factory=dict)         # undone roll's step -> the step rolling again
     arrivals_used: Mapping[tuple, int] = field(default_factory=dict)  # arrival line key -> units entered
     removed: Mapping[str, Removal] = field(default_factory=dict)
     entered: Mapping[str, int] = field(default_factory=dict)          # piece -> step it last entered its hex

@@ -268,7 +268,7 @@ def combat_judges_retreats(game) -> bool:
     """Every combat table says how retreats and advances go (`after_combat`): the combat referee judges
     the moves after a roll, so their length is verified there."""
     tables = [t for t in game.tables if t.kind == "combat"]
-    return bool(tables) and all(t.after_combat is not None for t in tables)
+    return bool(tables) and all(t.after_combat is not None and t.after_combat.retreat for t in tables)
 
 
 @rule("HF1201", "move-beyond-allowance", "error",

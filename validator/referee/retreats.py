@@ -42,7 +42,14 @@ class RetreatMap:
         return c.side or (u.side if u else None)
 
     def _others(self, side: Optional[str], mode: str) -> tuple[set[str], set[str]]:
-        """Hexes holding enemy units, and hexes in their ZOC, under a mode."""
+        """Hexes holding enemy units, and hexes in their ZOC, under a mode (one pass over the position per
+        side and mode, kept for the battle's later questions)."""
+        key = ("others", side, mode)
+        if key not in self._cache:
+            self._cache[key] = self._read_others(side, mode)
+        return self._cache[key]
+
+    def _read_others(self, side: Optional[str], mode: str) -> tuple[set[str], set[str]]:
         enemy, zoc = set(), set()
         z = self.game.rules.zoc
         zoc_certain = self.game.rules.zoc.model == "standard" and not (z and z.exerted_by == "unknown")
@@ -69,9 +76,13 @@ class RetreatMap:
         return enemy, zoc
 
     def _barred(self, piece: str, mode: str) -> Optional[frozenset[str]]:
-        """Terrain ids the unit may not enter or cross; None when the tree cannot tell."""
+        """Terrain ids the unit may not enter or cross in a retreat; None when the tree cannot tell."""
         if "prohibited_terrain" not in self.rules.avoids:
             return frozenset()
+        return self.class_barred(piece)
+
+    def class_barred(self, piece: str) -> Optional[frozenset[str]]:
+        """Terrain ids prohibited to the unit's movement class; None when the tree cannot tell."""
         c = self.position.counter(piece)
         u = self.game.unit(c.unit) if c else None
         if u is None or u.movement_class is None or self.game.tec is None or not map_known(self.game):
@@ -125,13 +136,37 @@ class RetreatMap:
 
 @dataclass(frozen=True)
 class AfterBattle:
-    """One reading's retreats and advances: who moved where after the roll, and who attacked."""
+    """One reading's retreats and advances: who moved where after the roll, and who attacked. `paths`:
+    per piece that moved, the hex each of its drags ended in and that drag's step; `movers`: the phasing
+    pieces that moved (attackers of the reading or not)."""
     map: RetreatMap
     defender_hex: str
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
     moves: dict                                # piece -> its hex at the end of the battle's events
     removed: frozenset[str]
+    paths: dict = field(default_factory=dict)  # piece -> ((hex, step), ...), the drags after the roll
+    movers: tuple[str, ...] = ()
+    adjacent: frozenset = frozenset()          # the phasing pieces next to the defender's hex
+    used: frozenset = frozenset()              # the pieces that attacked earlier in the phase (attack_once)
+
+    def route(self, piece: str) -> str:
+        """Where a piece went after the roll: its hex, then each drag's end."""
+        return " -> ".join([self._origin(piece) or "?"] + [h for h, _ in self.paths.get(piece) or ()])
+
+    def displaced(self, piece: str) -> bool:
+        """A unit not in the battle moved one hex by one drag, where a retreat may displace friendly units."""
+        path = self.paths.get(piece) or ()
+        origin = self._origin(piece)
+        return bool(self.rules.displaces) and len(path) == 1 and origin is not None \
+            and self.map.game.grid.distance(origin, path[0][0]) == 1
+
+    def why_not_attacker(self, piece: str) -> str:
+        if piece not in self.adjacent:
+            return f"it did not stand next to {self.defender_hex}"
+        if piece in self.used:
+            return "it attacked earlier in the phase"
+        return "no reading of the battle with it attacking fits the result"
 
     def key(self) -> tuple:
         """What a cell's fit depends on beyond the losses: the battle's hex and who attacked."""
@@ -148,6 +183,16 @@ class AfterBattle:
     def _name(self, piece: str) -> str:
         c = self.map.position.counter(piece)
         return c.unit if c else piece
+
+    def label(self, piece: str) -> str:
+        """A piece as findings name units: its printed designation."""
+        c = self.map.position.counter(piece)
+        u = self.map.game.unit(c.unit) if c else None
+        return u.name if u else self._name(piece)
+
+    def first_step(self, piece: str) -> Optional[int]:
+        path = self.paths.get(piece)
+        return path[0][1] if path else None
 
     # -- retreats --
     def retreat_fit(self, piece: str, n: int, code: str) -> tuple[str, Optional[str]]:
@@ -178,22 +223,81 @@ class AfterBattle:
             return YES, f"{self._name(piece)} was eliminated though it could retreat to {sorted(ends)[0]}"
         return NO, None
 
+    def drag_fault(self, piece: str) -> Optional[tuple[int, str]]:
+        """The first drag of a retreat that breaks the way a retreat goes, with its step and why: a drag ending
+        where no retreat may go (an enemy unit's hex, an enemy ZOC, a hex or hexside prohibited to the unit:
+        what `avoids` names but stacking, which binds only the retreat's end), or no farther from the hex
+        retreated from than the drag before. The last drag's end is judged with the result (retreat_fit)."""
+        origin, path = self._origin(piece), self.paths.get(piece) or ()
+        if origin is None or len(path) < 2:
+            return None
+        enemy, zoc = self.map._others(self.map._side(piece), LENIENT)
+        barred = self.map._barred(piece, LENIENT) or frozenset()
+        grid, game = self.map.game.grid, self.map.game
+        avoids = self.rules.avoids
+        last, far = origin, 0
+        for h, step in path[:-1]:
+            d = grid.distance(origin, h)
+            why = None
+            if "enemy_units" in avoids and h in enemy:
+                why = f"{h} holds an enemy unit"
+            elif "enemy_zoc" in avoids and h in zoc:
+                why = f"{h} is in an enemy ZOC"
+            elif barred and (set(game.hex_terrain(h)) & barred or side_features(game, last, h) & barred):
+                why = f"{h} (or the hexside {last}|{h}) is prohibited to the unit"
+            elif d is not None and d <= far:
+                why = f"{h} is no farther from {origin} than the hex before it"
+            if why:
+                return step, (f"{self.label(piece)} retreats {origin} -> {' -> '.join(x for x, _ in path)}: "
+                              f"its drag to {h} stops where a retreat never goes ({why})")
+            last, far = h, d if d is not None else far
+        return None
+
     # -- advances --
     def vacated(self) -> bool:
         return all(p in self.removed or p in self.moves for p in self.defenders)
 
-    def advance_fit(self, piece: str, n: Optional[int]) -> tuple[str, Optional[str]]:
+    def advancing(self, piece: str) -> bool:
+        """An attacker's move after a result that retreats no attacker is an advance where the defender's hex
+        was vacated, or where its first drag goes into that hex; else it is a move no result allows."""
+        path = self.paths.get(piece) or ()
+        return self.vacated() or bool(path and path[0][0] == self.defender_hex)
+
+    def advance_fit(self, piece: str, n: Optional[int]) -> tuple[str, Optional[str], Optional[int]]:
+        """Whether a piece's moves after the battle are an advance of at most n hexes (None: the result gives
+        none), with why not and the step of the drag that goes wrong."""
         origin, dest = self._origin(piece), self.moves[piece]
-        name = self._name(piece)
+        name = self.label(piece)
+        path = self.paths.get(piece) or ((dest, None),)
         if not self.vacated():
-            return NO, f"{name} advanced {origin} -> {dest}, but the defender's hex {self.defender_hex} was not vacated"
+            return NO, (f"{name} advances {origin} -> {dest}, but the defender's hex {self.defender_hex} was not "
+                        "vacated"), path[0][1]
         if n is None:
-            return NO, f"{name} moved {origin} -> {dest} after the battle; the result gives no advance"
-        d = self.map.game.grid.distance(self.defender_hex, dest)
-        if d is None or d > n - 1:
-            return NO, (f"{name} advanced {origin} -> {dest}: an advance of {n} hex(es) enters the defender's hex "
-                        f"{self.defender_hex} first")
-        return YES, None
+            return NO, f"{name} moves {origin} -> {dest} after the battle; the result gives no advance", path[0][1]
+        grid = self.map.game.grid
+        for i, (h, step) in enumerate(path):
+            d = grid.distance(self.defender_hex, h)
+            first_wrong = i == 0 and self.rules.advance == "defender_hex_first" and h != self.defender_hex
+            if first_wrong or d is None or d > n - 1:
+                beyond = "" if first_wrong else (" and stops there" if n == 1 else
+                                                 f" and goes at most {n - 1} hex(es) beyond it")
+                return NO, (f"{name} advances {self.route(piece)}: an advance of {n} hex(es) goes into the "
+                            f"defender's hex {self.defender_hex} first{beyond}"), step
+        return YES, None, None
+
+    def crossing_fault(self, piece: str) -> Optional[str]:
+        """Why an advance's first hex is barred to the unit: the hexside it crosses into it is prohibited to
+        its movement class (the hex itself is judged as every drag's end is: HF1206)."""
+        origin, path = self._origin(piece), self.paths.get(piece) or ()
+        barred = self.map.class_barred(piece)
+        if origin is None or not path or not barred:
+            return None
+        first = path[0][0]
+        hit = side_features(self.map.game, origin, first) & barred
+        if not hit:
+            return None
+        return (f"{self.label(piece)} advances {origin} -> {first} across a {', '.join(sorted(hit))} hexside, "
+                "prohibited to its movement class")
 
 
 def _number(v: Optional[str], printed: Optional[int]) -> Optional[int]:
@@ -224,7 +328,9 @@ def advance_of(effects: list[tuple[SideEffect, Optional[int]]], vacated: bool,
 
 def moves_fit(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Optional[int]]]],
               code: str) -> tuple[str, Optional[str]]:
-    """Every move after the battle against one cell's effects: retreats of the side that retreats, advances."""
+    """The retreats after the battle against one cell's effects: each unit of a side the cell retreats, and
+    a defender that moved though the cell retreats nobody. Advances are judged apart (`advance_faults`): a
+    wrong advance does not change which result was applied."""
     fits: list[tuple[str, Optional[str]]] = []
     for side, pieces in (("defender", ab.defenders), ("attacker", ab.attackers)):
         n = retreat_of(effects[side])
@@ -235,15 +341,56 @@ def moves_fit(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Optiona
                 fits.append((UNKNOWN, f"how far {code} retreats is not printed"))
             elif n is not None and ab.rules.retreat:
                 fits.append(ab.retreat_fit(p, n, code))
-            elif p in ab.moves and side == "attacker" and ab.rules.advance:
-                a = advance_of(effects["attacker"], ab.vacated(), ab.rules)
-                fits.append((UNKNOWN, f"how far {code} advances is not printed") if a == UNREAD
-                            else ab.advance_fit(p, a))
             elif p in ab.moves and side == "defender" and ab.rules.retreat:
                 fits.append((NO, f"{ab._name(p)} moved {ab._origin(p)} -> {ab.moves[p]} after the battle; "
                                  "the result gives it no retreat"))
+            elif p in ab.moves and side == "attacker" and ab.rules.retreat and not ab.advancing(p):
+                fits.append((NO, f"{ab._name(p)} moved {ab._origin(p)} -> {ab.moves[p]} after the battle; "
+                                 "the result gives it no retreat, and the defender's hex was not vacated"))
     no = [w for f, w in fits if f == NO]
     if no:
         return NO, "; ".join(no)
     unknown = [w for f, w in fits if f == UNKNOWN]
     return (UNKNOWN, "; ".join(unknown)) if unknown else (YES, None)
+
+
+def advance_faults(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Optional[int]]]],
+                   code: str) -> tuple[str, tuple[tuple[str, str, str, Optional[int]], ...]]:
+    """The moves of phasing units after the battle that are not an advance the cell allows, as (piece, kind,
+    why, step): kind `not-attacker` (it did not attack in this reading), `too-far` (no advance, past the
+    defender's hex, not into it first), `hexside` (across a hexside prohibited to it), `too-many` (beyond
+    `advance_units`, in the order they moved); step: the drag that goes wrong. The first value is unknown
+    where the cell's advance is not printed."""
+    rules = ab.rules
+    retreats = retreat_of(effects["attacker"]) is not None          # its moves are retreats, judged or not
+    faults: list[tuple[str, str, str, Optional[int]]] = []
+    advancing: list[str] = []
+    for p in ab.movers:
+        if p in ab.removed:
+            continue
+        if p not in ab.attackers:
+            if (rules.advance or rules.advance_by) and not ab.displaced(p):
+                faults.append((p, "not-attacker", f"{ab.label(p)} moves {ab.route(p)} after the battle against "
+                                                  f"{ab.defender_hex}, in which it did not attack "
+                                                  f"({ab.why_not_attacker(p)})", ab.first_step(p)))
+            continue
+        if retreats or not rules.advance or not ab.advancing(p):
+            continue
+        a = advance_of(effects["attacker"], ab.vacated(), rules)
+        if a == UNREAD:
+            return UNKNOWN, ()
+        fit, why, step = ab.advance_fit(p, a)
+        if fit == NO:
+            faults.append((p, "too-far", why, step))
+            continue
+        advancing.append(p)
+        crossing = ab.crossing_fault(p)
+        if crossing:
+            faults.append((p, "hexside", crossing, ab.first_step(p)))
+    if rules.advance_units is not None and len(advancing) > rules.advance_units:
+        order = sorted(advancing, key=lambda p: ab.first_step(p) or 0)
+        for p in order[rules.advance_units:]:
+            faults.append((p, "too-many", f"{ab.label(p)} advances into {ab.defender_hex} as unit "
+                                          f"{order.index(p) + 1} after one battle, where at most "
+                                          f"{rules.advance_units} may advance", ab.first_step(p)))
+    return (NO if faults else YES), tuple(faults)

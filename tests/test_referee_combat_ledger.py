@@ -1,0 +1,289 @@
+"""The combat phase's ledger on Crossing the Meuse (RULES.md 8.0-9.1): each battle kept with its roll, and
+the rules judged across the phase (a unit attacking twice, a hex attacked twice, a roll made again after an
+undo, odds below the lowest column, combat outside a combat phase, losses outside the battle, advances,
+retreat drags). Each rule: a violation asserted to its code, step, hexes, units and message, and the legal
+near miss beside it. Hand-built game records (tests/referee_records.Log) on positions set out in the open
+ground around B14.14 (clear, no hexside feature within two hexes) or on the Meuse at B1.05 | A16.05."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import SOURCE
+from tests.referee_records import Log
+from validator.loader import load_game
+from validator.position import Counter, Position, Where
+from validator.referee.audit import audit
+
+
+@pytest.fixture(scope="module")
+def game():
+    g, diags = load_game(SOURCE / "meuse")
+    assert g is not None, [str(d) for d in diags]
+    return g
+
+
+def position(*items, reduced=()) -> Position:
+    """(piece, unit, side, hex) items; pieces named in `reduced` start on their reduced side."""
+    return Position.of([(Counter(p, u, s, frozenset({"reduced"}) if p in reduced else frozenset()), Where(h))
+                        for p, u, s, h in items])
+
+
+def combat_log(pos: Position, phase: str = "red-combat") -> Log:
+    """A record that begins with the turn marker naming the phase (step 1), as meuse's module records it."""
+    log = Log(pos)
+    log.next_turn("1", phase)
+    return log
+
+
+def after_dr(pos: Position, retreat=("B15.14", "B16.14")) -> Log:
+    """The Red Combat Phase's roll 4 against d1 in B14.14 (1:1: DR), d1 retreating two hexes, a drag each."""
+    log = combat_log(pos)
+    log.roll(4)
+    log.move(pos.counter("d1"), *retreat)
+    return log
+
+
+def combat(game, log: Log, prefix: str = "HF15") -> list[tuple]:
+    r = audit(game, log.record(), "1")
+    return [(f.step, f.code, f.hexes, f.units, f.message) for f in r.findings if f.code.startswith(prefix)]
+
+
+A = ("A", "red-4rd-10", "red", "B13.14")          # 10th Rifle Regiment, 4-5-4
+D1 = ("d1", "blue-3id-eng", "blue", "B14.14")     # 3rd Engineer Battalion, 2-3-4: 4 against 3 is 1:1
+D2 = ("d2", "blue-3id-7", "blue", "B13.13")       # 7th Infantry Regiment, 3-5-4, also next to B13.14
+
+
+# -- a unit attacks at most once per phase (8.1) --
+def test_a_unit_attacking_twice(game):
+    pos = position(A, D1, D2)
+    log = combat_log(pos)
+    log.roll(6)                                                   # 1:1, 6 = EX against B14.14
+    log.flip(pos.counter("d1"), {"reduced"})
+    log.flip(pos.counter("A"), {"reduced"})
+    log.roll(1)                                                   # the reduced A (2) against d2 (5): 1:3, 1 = AE
+    log.remove(log.pos.counter("A"))
+    assert combat(game, log) == [(5, "HF1503", ("B14.14", "B13.13"), ("10th Rifle Regiment",),
+                                  "10th Rifle Regiment attacked at step 2 against B14.14 and attacks again in the "
+                                  "same combat phase, against B13.13 (roll 1 at step 5) (the roll is tied to the "
+                                  "battle against B13.13: likely, of 2 hexes of defending units next to a unit of "
+                                  "Red, B13.13 is the only one not attacked yet this phase)")]
+
+
+def test_two_units_of_one_stack_attack_two_hexes(game):
+    pos = position(A, ("B", "red-4rd-11", "red", "B13.14"), D1, D2)
+    log = combat_log(pos)
+    log.roll(4)                                                   # one of them against d1: 1:1, 4 = DR
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    log.roll(5)                                                   # the other against d2: 4 against 5 = 1:2, 5 = DR
+    log.move(pos.counter("d2"), "B13.12", "B13.11")
+    assert combat(game, log) == []
+
+
+def test_the_ledger_keeps_each_battle(game):
+    from validator.referee.replay import replay
+    pos = position(A, ("B", "red-4rd-11", "red", "B13.14"), D1, D2)
+    log = after_dr(pos)
+    log.move(pos.counter("A"), "B14.14")
+    r = replay(game, log.record(), game.scenario("1"))
+    (b,) = r.ledger.battles
+    assert (b.step, b.side, b.hex, b.tie, b.verdict) == (2, "red", "B14.14", "certain", "legal")
+    assert b.attackers == ("A",) and b.defenders == ("d1",) and b.reading() == "crt column 1:1, row 4 (DR)"
+    assert (b.modifier, b.result) == (0, "DR")
+    assert b.retreats == (("d1", (("B15.14", 3), ("B16.14", 4))),) and b.advances == (("A", (("B14.14", 5),)),)
+
+
+# -- a hex is attacked at most once per phase (8.1): a second roll for one battle --
+def test_a_hex_attacked_twice(game):
+    pos = position(A, D1)
+    log = combat_log(pos)
+    log.roll(3)                                                   # 1:1, 3 = NE
+    log.roll(4)                                                   # again: 4 = DR
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    assert combat(game, log) == [(3, "HF1504", ("B14.14",), ("3rd Engineer Battalion",),
+                                  "B14.14 is attacked again in the same combat phase: roll 4 at step 3 after the "
+                                  "roll at step 2 (roll 3: crt column 1:1, row 3 (NE)) (the roll is tied to the "
+                                  "battle against B14.14: certain, the log shows losses or a retreat in B14.14 "
+                                  "after the roll)")]
+
+
+def test_a_second_roll_for_the_only_hex_the_first_fits(game):
+    # the first roll, nothing applied, may be against B14.14 (1:1, 3 = NE) but not B13.13 (1:2, 3 = AR)
+    pos = position(A, D1, D2)
+    log = combat_log(pos)
+    log.roll(3)
+    log.roll(4)                                                   # 1:1 DR against d1
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    assert [f[:4] for f in combat(game, log)] == [(3, "HF1504", ("B14.14",), ("3rd Engineer Battalion",))]
+
+
+def test_a_second_roll_that_may_be_for_another_hex(game):
+    # near miss: the first roll may be for B13.13 as well (another engineer battalion: 1:1, 3 = NE there too)
+    pos = position(A, D1, ("d2", "blue-3id-eng", "blue", "B13.13"))
+    log = combat_log(pos)
+    log.roll(3)
+    log.roll(4)
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    assert combat(game, log) == []
+
+
+# -- a roll undone and made again --
+def test_a_roll_undone_and_rolled_again(game):
+    pos = position(A, D1)
+    log = combat_log(pos)
+    log.roll(3)
+    log.undo()
+    log.roll(4)
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    assert combat(game, log, ("HF15", "HF16")) == [(4, "HF1505", ("B14.14",), ("3rd Engineer Battalion",),
+                                         "the roll 3 at step 2 for the battle against B14.14 (at 1:1: NE) was undone "
+                                         "at step 3 and rolled again at step 4 (4: DR)")]   # and no HF1601 besides
+
+
+def test_an_undone_move_after_a_roll(game):
+    pos = position(A, D1)
+    log = combat_log(pos)
+    log.roll(4)
+    log.move(pos.counter("d1"), "B15.14")
+    log.undo()
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    assert combat(game, log, ("HF15", "HF16")) == []
+
+
+# -- odds below 1:3 (8.2) --
+def test_an_attack_below_the_lowest_odds(game):
+    pos = position(("E", "red-4rd-eng", "red", "B13.14"), D1, ("d3", "blue-3id-7", "blue", "B14.14"))
+    log = combat_log(pos)
+    log.roll(3)
+    assert combat(game, log) == [(2, "HF1506", ("B14.14",), ("4th Engineer Battalion", "3rd Engineer Battalion",
+                                                             "7th Infantry Regiment"),
+                                  "combat roll 3 against B14.14 at 2 against 8 (1:4), with every unit next to it "
+                                  "attacking: below 1:3, no attack may be made (8.2)")]
+
+
+def test_an_attack_at_exactly_the_lowest_odds(game):
+    pos = position(("E", "red-9ab-mr", "red", "B13.14"), D1, ("d3", "blue-3id-7", "blue", "B14.14"))
+    log = combat_log(pos)                                         # 3 against 8 rounds to 1:3
+    log.roll(3)                                                   # 1:3, 3 = A1
+    log.flip(pos.counter("E"), {"reduced"})
+    assert combat(game, log) == []
+
+
+# -- no combat in the exploitation phase (9.1) --
+def test_combat_in_the_exploitation_phase(game):
+    pos = position(("T", "red-1ad-1tk", "red", "B13.14"), D1)
+    log = combat_log(pos, "red-exploitation")
+    log.roll(5)
+    log.flip(pos.counter("d1"), {"reduced"})
+    assert combat(game, log) == [(2, "HF1507", ("B14.14",), ("3rd Engineer Battalion",),
+                                  "roll 1d6 = 5 in the Red Exploitation Phase, which has no combat, then 3rd "
+                                  "Engineer Battalion reduced at step 3")]
+
+
+def test_a_roll_with_no_result_in_the_exploitation_phase(game):
+    pos = position(("T", "red-1ad-1tk", "red", "B13.14"), D1)
+    log = combat_log(pos, "red-exploitation")
+    log.roll(5)
+    assert combat(game, log) == []
+    log = combat_log(pos)                                         # the same roll and loss in the combat phase
+    log.roll(6)                                                   # 6 against 3, +1 armor in clear: 2:1, 7 = D1/DR
+    log.flip(pos.counter("d1"), {"reduced"})
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    assert combat(game, log) == []
+
+
+# -- a result applies to the battle's units (8.6) --
+def test_a_loss_outside_the_battle(game):
+    pos = position(A, ("B", "red-4rd-11", "red", "B13.14"), D1, D2, reduced=("d1",))
+    log = combat_log(pos)                                         # 8 against 2 (the reduced engineers): 4:1
+    log.roll(6)                                                   # 6 = DE
+    log.remove(log.pos.counter("d1"))
+    log.flip(pos.counter("d2"), {"reduced"})
+    assert combat(game, log) == [(4, "HF1508", ("B13.13", "B14.14"), ("7th Infantry Regiment",),
+                                  "7th Infantry Regiment in B13.13 loses a step after the roll, though it was not in "
+                                  "the battle against B14.14 (the roll is tied to the battle against B14.14: certain, "
+                                  "the log shows losses or a retreat in B14.14 after the roll)")]
+
+
+# -- advances (8.7) --
+def test_an_advance_by_a_unit_that_did_not_attack(game):
+    pos = position(A, ("C", "red-4rd-11", "red", "B12.14"), D1)
+    log = after_dr(pos)
+    log.move(pos.counter("C"), "B13.15", "B14.14")
+    assert combat(game, log) == [(5, "HF1509", ("B12.14", "B14.14"), ("11th Rifle Regiment",),
+                                  "11th Rifle Regiment moves B12.14 -> B13.15 -> B14.14 after the battle against "
+                                  "B14.14, in which it did not attack (it did not stand next to B14.14)")]
+
+
+def test_an_advance_into_the_vacated_hex(game):
+    pos = position(A, ("C", "red-4rd-11", "red", "B12.14"), D1)
+    log = after_dr(pos)
+    log.move(pos.counter("A"), "B14.14")
+    assert combat(game, log) == []
+
+
+def test_an_advance_across_the_river(game):
+    tank, inf, eng = ("T", "red-1ad-1tk", "red", "B1.05"), ("I", "red-4rd-10", "red", "B1.05"), \
+        ("d1", "blue-3id-eng", "blue", "A16.05")
+    pos = position(tank, inf, eng, reduced=("d1",))
+    log = combat_log(pos)                                         # 10 against 2: 5:1; armor +1, river -1
+    log.roll(5)                                                   # 5 = DE
+    log.remove(log.pos.counter("d1"))
+    log.move(pos.counter("T"), "A16.05")                          # the Meuse, no bridge: P for mechanized units
+    assert combat(game, log) == [(4, "HF1510", ("B1.05", "A16.05"), ("1st Tank Regiment",),
+                                  "1st Tank Regiment advances B1.05 -> A16.05 across a river hexside, prohibited to "
+                                  "its movement class")]
+    log = combat_log(pos)
+    log.roll(5)
+    log.remove(log.pos.counter("d1"))
+    log.move(pos.counter("I"), "A16.05")                          # a leg unit may cross it
+    assert combat(game, log) == []
+
+
+def test_an_advance_by_more_units_than_allowed(game):
+    pos = position(A, ("B", "red-4rd-11", "red", "B13.14"), ("C", "red-4rd-12", "red", "B14.13"), D1, reduced=("d1",))
+    log = combat_log(pos)                                         # 12 against 2: 6:1
+    log.roll(4)                                                   # 4 = DE
+    log.remove(log.pos.counter("d1"))
+    for p in ("A", "B", "C"):
+        log.move(pos.counter(p), "B14.14")
+    assert combat(game, log) == [(6, "HF1511", ("B14.13", "B14.14"), ("12th Rifle Regiment",),
+                                  "12th Rifle Regiment advances into B14.14 as unit 3 after one battle, where at most "
+                                  "2 may advance")]
+    log.steps.pop()                                               # two of them advance: no finding
+    assert combat(game, log) == []
+
+
+def test_an_advance_too_far_is_found_at_the_advance(game):
+    pos = position(A, D1)
+    log = after_dr(pos)                                           # steps 3, 4: a legal retreat
+    log.move(pos.counter("A"), "B14.14", "B15.14")                # step 5 legal, step 6 one hex too far
+    assert combat(game, log) == [(6, "HF1512", ("B13.14", "B14.14"), ("10th Rifle Regiment",),
+                                  "10th Rifle Regiment advances B13.14 -> B14.14 -> B15.14: an advance of 1 hex(es) "
+                                  "goes into the defender's hex B14.14 first and stops there")]
+
+
+# -- retreats (8.6) --
+def test_a_retreat_dragged_through_an_enemy_zoc(game):
+    pos = position(A, ("R2", "red-4rd-11", "red", "B16.13"), D1)
+    log = after_dr(pos, ("B15.14", "B16.15"))                     # B15.14 is next to R2; B16.15 is a legal end
+    assert combat(game, log) == [(3, "HF1513", ("B14.14", "B15.14"), ("3rd Engineer Battalion",),
+                                  "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B16.15: its drag to B15.14 "
+                                  "stops where a retreat never goes (B15.14 is in an enemy ZOC)")]
+
+
+def test_a_retreat_through_a_full_friendly_hex(game):
+    pos = position(A, ("R2", "red-4rd-11", "red", "B16.13"), D1, ("x", "blue-3id-7", "blue", "B15.15"),
+                   ("y", "blue-3id-8", "blue", "B15.15"))
+    log = after_dr(pos, ("B15.15", "B16.15"))                     # through two Blue units (5.1), ending legally
+    assert combat(game, log) == []
+
+
+# -- how sure the roll's tie to its battle is, said in the finding --
+def test_a_violation_whose_battle_is_not_certain_says_so(game):
+    pos = position(A, D1, D2)
+    log = combat_log(pos)
+    log.roll(2)                             # 1:1 against d1 and 1:2 against d2: AR either way; nobody moves
+    (f,) = combat(game, log)
+    assert f[:3] == (2, "HF1501", ("B13.13", "B14.14"))
+    assert f[4].endswith("(no unit lost or moved after the roll) (the roll is tied to the battle against B13.13: "
+                         "possible, any of 2 hexes of defending units next to a unit of Red may be the battle's)")
