@@ -26,7 +26,7 @@ from compiler.render import boards, counters  # noqa: E402
 from compiler.render.layout import COUNTER_PX  # noqa: E402
 from compiler.vassal import charts as vcharts  # noqa: E402
 from compiler.vassal.build import build_module  # noqa: E402
-from validator.loader import load_game  # noqa: E402
+from validator.source.loader import load_game  # noqa: E402
 
 
 
@@ -50,7 +50,7 @@ def bare(imgs) -> None:
 
 def peak_rss_mb(tree: Path) -> float:
     code = ("import resource, sys, tempfile; sys.path.insert(0, %r)\n"
-            "from validator.loader import load_game\nfrom compiler.vassal.build import build_module\n"
+            "from validator.source.loader import load_game\nfrom compiler.vassal.build import build_module\n"
             "g, _ = load_game(%r)\nbuild_module(g, tempfile.mkdtemp())\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)") % (str(ROOT), str(tree))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

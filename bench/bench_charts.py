@@ -28,7 +28,7 @@ from compiler.charts import aids, setup, sheets  # noqa: E402
 from compiler.charts.build import PREVIEW_DPI, build_charts  # noqa: E402
 from compiler.charts.pdf import draw_flate_image  # noqa: E402
 from compiler.charts.preview import render_preview  # noqa: E402
-from validator.loader import load_game  # noqa: E402
+from validator.source.loader import load_game  # noqa: E402
 
 
 def timed(fn) -> float:

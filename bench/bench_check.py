@@ -17,7 +17,7 @@ import yaml
 from common import ROOT, largest_tree  # noqa: E402  (puts the repository on sys.path)
 
 from validator.checks import run_checks  # noqa: E402
-from validator.loader import find_files, load_game  # noqa: E402
+from validator.source.loader import find_files, load_game  # noqa: E402
 
 
 

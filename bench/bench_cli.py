@@ -35,7 +35,7 @@ from typing import Optional
 
 from common import ROOT, largest_tree, process_usage, source_copies  # noqa: E402  (puts the repository on sys.path)
 
-from validator.loader import find_files  # noqa: E402
+from validator.source.loader import find_files  # noqa: E402
 
 FLOOR = ("import sys, yaml\n"
          "for f in sys.argv[1:]:\n"

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from bounded import hexforge  # noqa: E402
 from test_hostile_input import AACHEN, LOGS, _log, _record  # noqa: E402
 
-from validator import record_limits as limits  # noqa: E402
+from validator.records import record_limits as limits  # noqa: E402
 
 
 def cases(tmp: Path) -> dict[str, tuple[str, tuple]]:

@@ -21,9 +21,9 @@ import yaml
 
 from common import ROOT, largest_tree  # noqa: E402  (puts the repository on sys.path)
 
-from validator.errata import apply_errata  # noqa: E402
-from validator.loader import find_files  # noqa: E402
-from validator.yamlsrc import load_text  # noqa: E402
+from validator.source.errata import apply_errata  # noqa: E402
+from validator.source.loader import find_files  # noqa: E402
+from validator.source.yamlsrc import load_text  # noqa: E402
 
 HEX = re.compile(r"^([A-Z]+)(\d+\.\d+)$")
 REFERENCES = ("unit", "formation")

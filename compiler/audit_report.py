@@ -18,10 +18,10 @@ from typing import Callable, Iterable, Optional, Protocol, Sequence
 
 from PIL import Image
 
-from validator.model import Game
-from validator.position import Position
-from validator.record import GameRecord, Moved
-from validator.record_text import events_text, namer
+from validator.source.model import Game
+from validator.positions.position import Position
+from validator.records.record import GameRecord, Moved
+from validator.records.record_text import events_text, namer
 from validator.referee.chain import positions_at
 
 from .atomic import write_atomic

@@ -27,7 +27,7 @@ def check_tree(path, as_printed: bool = False):
     """(game or None, ordered diagnostics) for one tree: load, schema, errata, cross-checks."""
     from validator.checks import run_checks
     from validator.diagnostics import ordered
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, diags = load_game(path, apply_errata=not as_printed)
     if game is not None:
         diags = diags + run_checks(game)
@@ -82,7 +82,7 @@ def main() -> None:
 def check(path: Path, as_printed: bool, fmt: str, quiet: bool) -> None:
     """Check one game's source tree (e.g. source/ardennes2)."""
     from validator.diagnostics import render_json, render_text, summarise
-    from validator.loader import NotAGameTree
+    from validator.source.loader import NotAGameTree
     try:
         game, diags = check_tree(path, as_printed)
     except NotAGameTree as e:
@@ -105,7 +105,7 @@ def check(path: Path, as_printed: bool, fmt: str, quiet: bool) -> None:
 def schema(directory: Path) -> None:
     """Write the JSON Schemas of every source file kind into DIRECTORY."""
     from compiler.atomic import write_atomic
-    from validator.schemas import dump_all
+    from validator.source.schemas import dump_all
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, text in dump_all().items():
@@ -151,7 +151,7 @@ def explain(code: str) -> None:
 def _checked_game(path: Path):
     """Load and check a tree for compiling; a tree with errors is not built."""
     from validator.diagnostics import render_text, summarise
-    from validator.loader import NotAGameTree
+    from validator.source.loader import NotAGameTree
     try:
         game, diags = check_tree(path)
     except NotAGameTree as e:
@@ -167,7 +167,7 @@ def _checked_game(path: Path):
 def _printed_game(path: Path):
     """The tree as printed, for --as-printed charts: the print's own errors (those the errata correct)
     are what the charts show, so only a tree that cannot be read at all stops them."""
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, diags = load_game(path, apply_errata=False)
     if game is None:
         _fail(f"{path} cannot be read as printed: " + "; ".join(f"{d.loc}: {d.message}" for d in diags[:3]))
@@ -258,7 +258,7 @@ def art(path: Path, out: Path | None, scale: float | None) -> None:
     """Draw the hex grid and IDs over each board's art, and the cells over each counter sheet (art.yaml)."""
     from compiler.art_previews import write_previews
     from validator.diagnostics import render_text, summarise
-    from validator.loader import NotAGameTree
+    from validator.source.loader import NotAGameTree
     try:
         game, diags = check_tree(path)
     except NotAGameTree as e:

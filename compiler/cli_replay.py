@@ -18,8 +18,8 @@ from typing import Callable, Optional
 import click
 
 from compiler.vassal.vlog import LogReadError, read_log
-from validator.record import GameRecord, Step
-from validator.record_text import counter_text, events_text, namer
+from validator.records.record import GameRecord, Step
+from validator.records.record_text import counter_text, events_text, namer
 
 
 def _fail(msg: str) -> int:
@@ -28,7 +28,7 @@ def _fail(msg: str) -> int:
 
 
 def _load_tree(path: Path):
-    from validator.loader import NotAGameTree, load_game
+    from validator.source.loader import NotAGameTree, load_game
     try:
         game, diags = load_game(path)
     except NotAGameTree as e:
@@ -56,7 +56,7 @@ def replay_command(log: Path, module: Optional[Path], game_path: Optional[Path],
     for w in record.warnings:
         click.echo(f"warning: {w}", err=True)
     if fmt == "yaml":
-        from validator.record_yaml import record_to_yaml
+        from validator.records.record_yaml import record_to_yaml
         click.echo(record_to_yaml(end_record(record) if end else record), nl=False)
     else:
         for line in (end_lines if end else text_lines)(record, namer(game)):

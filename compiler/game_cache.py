@@ -5,9 +5,9 @@ The key covers everything the model is made from: the paths and bytes of every f
 hexforge's own source with the libraries' versions (`compiler.stamp`'s digests, which include Python's
 version), and whether errata are applied. An entry is the key, then the model as plain values
 (compiler/model_data.py: marshal of lists, strings and numbers, never pickle, so reading one runs no code),
-in the user's cache directory (`validator.cache_dir`, beside the compiled schema validators), one per tree
+in the user's cache directory (`validator.source.cache_dir`, beside the compiled schema validators), one per tree
 and errata flag (at most MAX_ENTRIES of them): a changed tree replaces its entry. An entry is read only where
-`validator.cache_dir.read_entry` trusts it (the user's own folder and file, writable by no one else, sealed
+`validator.source.cache_dir.read_entry` trusts it (the user's own folder and file, writable by no one else, sealed
 with the user's key). A missing, untrusted, oversized, damaged or stale entry means the tree is loaded again;
 a cache that cannot be written is skipped. Only a tree that loads without errors is kept, so a cached run
 never hides a finding of `hexforge check`'s loader.
@@ -25,7 +25,7 @@ SUFFIX = ".model"
 
 
 def load_game_kept(tree: Path, apply_errata: bool) -> tuple:
-    """(game, diagnostics) as `validator.loader.load_game` gives them; from the cache where it holds this
+    """(game, diagnostics) as `validator.source.loader.load_game` gives them; from the cache where it holds this
     very tree (no diagnostics then: the tree loaded without errors when it was kept)."""
     key = _key(tree, apply_errata)
     entry = _entry(tree, apply_errata) if key is not None else None
@@ -33,7 +33,7 @@ def load_game_kept(tree: Path, apply_errata: bool) -> tuple:
         game = _read(entry, key)
         if game is not None:
             return game, []
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, diags = load_game(tree, apply_errata=apply_errata)
     if entry is not None and game is not None and not any(d.severity == "error" for d in diags):
         _write(entry, key, game)
@@ -51,13 +51,13 @@ def _key(tree: Path, apply_errata: bool) -> Optional[bytes]:
 
 
 def _entry(tree: Path, apply_errata: bool) -> Path:
-    from validator.cache_dir import cache_dir
+    from validator.source.cache_dir import cache_dir
     name = hashlib.sha256(f"{Path(tree).resolve()}\0{apply_errata}".encode()).hexdigest()[:32]
     return cache_dir() / "games" / f"{name}{SUFFIX}"
 
 
 def _read(entry: Path, key: bytes):
-    from validator.cache_dir import read_entry
+    from validator.source.cache_dir import read_entry
     head = FORMAT + key + b"\n"
     data = read_entry(entry, MAX_ENTRY_BYTES)
     if data is None or not data.startswith(head):
@@ -71,7 +71,7 @@ def _read(entry: Path, key: bytes):
 
 def _write(entry: Path, key: bytes, game) -> None:
     from compiler.model_data import to_bytes
-    from validator.cache_dir import write_entry
+    from validator.source.cache_dir import write_entry
     try:
         data = FORMAT + key + b"\n" + to_bytes(game)
     except (TypeError, ValueError, RecursionError):

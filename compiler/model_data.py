@@ -18,9 +18,9 @@ import types
 from fractions import Fraction
 from typing import Callable
 
-from validator.located import LocList, LocMap, _positions
+from validator.source.located import LocList, LocMap, _positions
 
-ALLOWED_MODULES = ("validator.model", "validator.hexgrid")
+ALLOWED_MODULES = ("validator.source.model", "validator.geometry.hexgrid")
 FORMAT = 1
 
 _TUPLE, _LIST, _DICT, _FROZENSET, _OBJECT, _LOCMAP, _LOCLIST, _FRACTION, _PATTERN = range(9)

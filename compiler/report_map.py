@@ -17,8 +17,8 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from PIL import Image, ImageDraw
 
-from validator.model import Game
-from validator.position import Position
+from validator.source.model import Game
+from validator.positions.position import Position
 
 from .render.boards import font
 from .render.counters import unit_colours, unit_identification

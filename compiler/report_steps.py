@@ -24,9 +24,9 @@ from typing import Callable, Optional, Sequence
 
 from PIL import Image
 
-from validator.model import Game
-from validator.record import GameRecord, Moved
-from validator.record_text import events_text, namer
+from validator.source.model import Game
+from validator.records.record import GameRecord, Moved
+from validator.records.record_text import events_text, namer
 
 from .atomic import write_atomic
 from .render.boards import board_inputs, png_bytes

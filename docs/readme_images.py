@@ -19,7 +19,7 @@ from compiler.charts.build import build_charts  # noqa: E402
 from compiler.render.boards import render_board  # noqa: E402
 from compiler.render.counters import counter_image  # noqa: E402
 from compiler.render.layout import COUNTER_PX, layout_for  # noqa: E402
-from validator.loader import load_game  # noqa: E402
+from validator.source.loader import load_game  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from compiler.render.boards import font, render_board  # noqa: E402
 from compiler.render.counters import counter_image, marker_image  # noqa: E402
 from compiler.render.layout import layout_for  # noqa: E402
-from validator.loader import load_game  # noqa: E402
+from validator.source.loader import load_game  # noqa: E402
 
 SOURCE = ROOT / "source" / "meuse"
 TREE = ROOT / "tests" / "fixtures" / "meuse-art"

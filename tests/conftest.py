@@ -10,12 +10,12 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The caches hexforge keeps (compiled schema validators, loaded trees: validator.compiled.cache_dir) go to a
+# The caches hexforge keeps (compiled schema validators, loaded trees: validator.source.compiled.cache_dir) go to a
 # folder of the test run's own, so the tests' temporary trees never pile up in the user's cache.
 if "HEXFORGE_CACHE_DIR" not in os.environ:
     os.environ["HEXFORGE_CACHE_DIR"] = tempfile.mkdtemp(prefix="hexforge-test-cache-")
     atexit.register(shutil.rmtree, os.environ["HEXFORGE_CACHE_DIR"], True)
-# and the key that seals them (validator.cache_dir.key_dir) to one of its own, not the user's
+# and the key that seals them (validator.source.cache_dir.key_dir) to one of its own, not the user's
 if "XDG_STATE_HOME" not in os.environ:
     os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="hexforge-test-state-")
     atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
@@ -69,8 +69,8 @@ def copy_game(tmp_path, name: str) -> Tree:
 def aachen_record() -> str:
     """A legal YAML game record of Aachen: the scenario's set-up and one chat line (audited in a moment)."""
     from tests.referee_records import Log, setup_position
-    from validator.loader import load_game
-    from validator.record_yaml import record_to_yaml
+    from validator.source.loader import load_game
+    from validator.records.record_yaml import record_to_yaml
     game = load_game(SOURCE / "aachen")[0]
     pos, _ = setup_position(game, "aachen")
     log = Log(pos)

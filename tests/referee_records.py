@@ -1,8 +1,8 @@
 """Hand-built game records on the real trees, for the referee's tests."""
 from __future__ import annotations
 
-from validator.position import Counter, Position, Where
-from validator.record import Chat, DieRoll, GameRecord, Moved, Removed, StateChanged, Step, TurnChanged
+from validator.positions.position import Counter, Position, Where
+from validator.records.record import Chat, DieRoll, GameRecord, Moved, Removed, StateChanged, Step, TurnChanged
 from validator.referee.start import slots
 
 

@@ -17,7 +17,7 @@ from compiler.render.boards import board_picture, render_board
 from compiler.render.previews import GRID_COLOUR
 from conftest import ROOT
 from test_charts import render
-from validator.loader import load_game
+from validator.source.loader import load_game
 
 ART_TREE = ROOT / "tests" / "fixtures" / "meuse-art"
 GOLD = (212, 175, 55)

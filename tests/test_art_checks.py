@@ -172,8 +172,8 @@ def test_near_miss_a_10000_by_7000_board_is_read(art):
 
 
 def test_an_image_over_the_byte_bound(art, monkeypatch):
-    import validator.images
-    monkeypatch.setattr(validator.images, "MAX_IMAGE_BYTES", 400_000)
+    import validator.source.images
+    monkeypatch.setattr(validator.source.images, "MAX_IMAGE_BYTES", 400_000)
     assert messages(art, "HF2004") == ["art/board-a.jpg is 463446 bytes, more than an image may be (400000)",
                                        "art/board-b.png is 440872 bytes, more than an image may be (400000)"]
 

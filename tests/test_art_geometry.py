@@ -12,8 +12,8 @@ import pytest
 from compiler.render.layout import DX, DY, ArtLayout, layout_for, placed_layout
 from compiler.vassal import gridrule
 from tests.vmod_fixtures import make_game
-from validator.art import Registration, register
-from validator.model import Art, BoardArt, ImageFile, ReferenceHex
+from validator.source.art import Registration, register
+from validator.source.model import Art, BoardArt, ImageFile, ReferenceHex
 
 SCALE, OFFSET = 1.37, (57.0, 83.0)
 COMBOS = [c + ("south",) for c in itertools.product(["letters", "column-row", "map-column.row"], ["columns", "rows"],

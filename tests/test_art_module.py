@@ -18,7 +18,7 @@ from compiler.vassal import gridrule, reader
 from compiler.vassal.build import build_module, plans_for
 from compiler.vassal.setup import MAIN_MAP
 from conftest import ROOT
-from validator.loader import load_game
+from validator.source.loader import load_game
 
 ART_TREE = ROOT / "tests" / "fixtures" / "meuse-art"
 GOLD = (212, 175, 55)                    # the fixture's counter frames (tests/art_fixture.py)
@@ -229,8 +229,8 @@ def test_a_units_face_comes_from_its_own_entry_then_a_cell_then_its_formation_th
 def test_a_16_bit_greyscale_face_keeps_its_tones(tmp_path):
     im = Image.new("I;16", (40, 40), 40000)                   # 40000 / 65535 of white: a mid grey
     im.save(tmp_path / "grey16.png")
-    from validator.images import inspect
-    from validator.model import Face, Loc
+    from validator.source.images import inspect
+    from validator.source.model import Face, Loc
     facts = inspect(tmp_path, "grey16.png", Loc("art.yaml"))
     assert facts.usable and facts.mode == "I;16"
     face = art_mod.face_image(str(tmp_path), Face(facts, None), 40)

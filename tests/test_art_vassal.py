@@ -22,7 +22,7 @@ from compiler.vassal.build import build_module, plans_for
 from compiler.vassal.vlog import read_log
 from conftest import ROOT
 from test_vlog_recorded import check_line, expected
-from validator.loader import load_game
+from validator.source.loader import load_game
 
 ART_TREE = ROOT / "tests" / "fixtures" / "meuse-art"
 RECORDED = ROOT / "tests" / "fixtures" / "vlogs" / "art"

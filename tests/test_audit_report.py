@@ -9,9 +9,9 @@ from PIL import Image
 from conftest import MINI
 from compiler.audit_report import positions_by_step, write_report
 from compiler.report_map import MAX_PICTURE_PX, PANEL_PX
-from validator.loader import load_game
-from validator.position import Counter, Position, Where
-from validator.record import Chat, DieRoll, GameRecord, Removed, Step
+from validator.source.loader import load_game
+from validator.positions.position import Counter, Position, Where
+from validator.records.record import Chat, DieRoll, GameRecord, Removed, Step
 from validator.referee.combat import judge_battle
 from validator.referee.dice import dice_stats
 

@@ -142,7 +142,7 @@ def test_cli_entry_point_runs_as_a_program(tmp_path):
 def test_compiled_and_full_schema_validators_agree(mini):
     """The fast path must refuse exactly what jsonschema refuses (it is only a shortcut)."""
     import fastjsonschema
-    from validator import schemas
+    from validator.source import schemas
     bad = [
         ("scenario", {"id": "x", "name": "y", "setup": [{"side": "a", "units": []}]}),          # no location
         ("scenario", {"id": "x", "name": "y", "setup": [{"side": "a", "hex": "1", "any_of": ["2"], "units": []}]}),

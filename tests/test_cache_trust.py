@@ -1,4 +1,4 @@
-"""What hexforge keeps between runs is trusted only where it is the user's own (validator/cache_dir.py): the
+"""What hexforge keeps between runs is trusted only where it is the user's own (validator/source/cache_dir.py): the
 folder and the file the user's, writable by no one else, and sealed with the user's key. A planted compiled
 validator is never run (it ran, and turned schema checking off), a planted kept tree is never read, and a
 kept tree is data, not pickle (compiler/model_data.py), so reading one can run nothing whatever it holds.
@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from compiler import game_cache, model_data
 from compiler.cli import main
-from validator import cache_dir, compiled, schemas
-from validator.loader import load_game
+from validator.source import cache_dir, compiled, schemas
+from validator.source.loader import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "fixtures" / "mini"
@@ -123,7 +123,7 @@ def test_a_kept_tree_is_plain_values_and_names_only_model_classes():
     game = load_game(MINI)[0]
     fmt, names, root = marshal.loads(model_data.to_bytes(game))
     assert all(m in model_data.ALLOWED_MODULES for m, _ in names)
-    for planted in [("os", "system"), ("builtins", "eval"), ("validator.loader", "NotAGameTree")]:
+    for planted in [("os", "system"), ("builtins", "eval"), ("validator.source.loader", "NotAGameTree")]:
         with pytest.raises(ValueError, match="names a class it may not hold"):
             model_data.from_bytes(marshal.dumps((fmt, [planted, *names[1:]], root)))
     with pytest.raises(ValueError):

@@ -177,7 +177,7 @@ def test_an_interrupted_incremental_run_keeps_the_set_and_the_next_run_is_right(
 # -- what a drawing reads -------------------------------------------------------------------------
 
 def test_the_watched_game_notes_attributes_and_look_ups_and_widens_an_unknown_argument(mini):
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, _ = load_game(mini.path)
     sc = game.scenarios[0]
     seen = reads.Watched(game, (sc,))
@@ -193,7 +193,7 @@ def test_the_watched_game_notes_attributes_and_look_ups_and_widens_an_unknown_ar
 
 
 def test_the_digest_follows_what_was_read_and_nothing_else(mini):
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, _ = load_game(mini.path)
     read = [["call", "unit", [{"v": "b1-a"}], {}], ["attr", "title"]]
     base = reads.digest(game, read)

@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from compiler.charts import aids, setup
 from compiler.cli import main
-from validator.loader import load_game
+from validator.source.loader import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("ardennes2", "bulge", "aachen", "meuse")

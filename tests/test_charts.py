@@ -385,7 +385,7 @@ def test_turn_track_and_orders_of_arrival(sample_out):
 
 def test_orders_of_arrival_group_identical_units(tmp_path):
     from compiler.charts.aids import build_ooa
-    from validator.model import OrderOfArrival, TurnBlock, Arrival, Location
+    from validator.source.model import OrderOfArrival, TurnBlock, Arrival, Location
     from test_charts_sample import P
     g = sample_game(many_units=4)
     arrival = Arrival(Location(area="B"), "us-2id", tuple(P(f"us-extra-{i}") for i in range(3)) + (P("us-td"),),
@@ -470,7 +470,7 @@ def test_charts_of_the_real_trees(name, tmp_path):
     root = ROOT / "source" / name
     if not (root / "game.yaml").is_file():
         pytest.skip(f"source/{name} is not there yet")
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, diags = load_game(root)
     assert game is not None, [str(d) for d in diags][:5]
     paths = build_charts(game, tmp_path, "letter" if name == "aachen" else "a4")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from validator.hexgrid import Board, Grid
-from validator.model import (
+from validator.geometry.hexgrid import Board, Grid
+from validator.source.model import (
     CombatRule, StackingRule, ZocRule,
     DRM, TEC, Area, Arrival, Box, Deployment, Dice, Factors, Formation, Game, HexTerrain, Location, Marker,
     Nationality, OrderOfArrival, Place, Placement, Places, Removal, ResultCode, Rules, Scenario,

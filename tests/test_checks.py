@@ -199,7 +199,7 @@ def test_stacking_finding_names_hex_and_units(mini):
 
 
 def test_erratum_moves_unit_and_as_printed_keeps_it(mini):
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     g, _ = load_game(mini.path)
     sc = g.scenario("s1")
     assert {grp.location.hex for grp in sc.setup if grp.side == "red"} == {"0809"}

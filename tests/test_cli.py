@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from compiler.cli import main
 from conftest import MINI, ROOT, SOURCE
-from validator.schemas import kind_of
+from validator.source.schemas import kind_of
 
 RUN = CliRunner()
 
@@ -96,7 +96,7 @@ def test_builders_report_progress_as_the_cli_shows_it(mini, tmp_path):
     """The CLI's progress display takes (stage, done, total) on a terminal; both builders must call it so."""
     from compiler.charts.build import build_charts
     from compiler.vassal.build import build_module
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, _ = load_game(mini.path)
     for build, out in ((build_module, tmp_path / "m"), (build_charts, tmp_path / "c")):
         calls = []

@@ -16,10 +16,10 @@ from PIL import Image
 from compiler.cli import main
 from compiler.vassal.vlog import read_log
 from tests.test_vlog import OTHER_PASSWORD, PASSWORD, log_with_passwords, write_log, saved_text
-from validator.loader import load_game
-from validator.position import Where
-from validator.record import Moved, Step
-from validator.record_yaml import record_to_yaml
+from validator.source.loader import load_game
+from validator.positions.position import Where
+from validator.records.record import Moved, Step
+from validator.records.record_yaml import record_to_yaml
 from validator.referee.chain import ends
 
 LOGS = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "vassal-logs",

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from compiler.cli import main
 from tests.test_vlog import LOGS, OTHER_PASSWORD, PASSWORD, REAL, log_with_passwords, record
-from validator.record_yaml import record_from_yaml
+from validator.records.record_yaml import record_from_yaml
 
 pytestmark = pytest.mark.skipif(LOGS is None, reason="shared/vassal-logs not available")
 RUN = CliRunner()

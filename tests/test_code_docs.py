@@ -19,7 +19,7 @@ from validator.code_examples import EXAMPLES
 from validator.catalog import all_codes
 from validator.codes import declare
 from validator.diagnostics import Diagnostic
-from validator.model import Loc
+from validator.source.model import Loc
 from validator.referee import Finding
 
 # Referee codes (validator/referee/) whose docs the lead is writing; each leaves this set as it gains them.

@@ -10,7 +10,7 @@ from conftest import MINI, ROOT, SOURCE
 from validator.catalog import all_codes
 from validator.codes import CODES, declare
 from validator.diagnostics import Diagnostic
-from validator.model import Loc
+from validator.source.model import Loc
 
 READ = {"HF001", "HF002", "HF003", "HF004", "HF005", "HF006", "HF801"}
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import fastjsonschema
 import pytest
 
-from validator import compiled, schemas
-
+from validator.source import compiled, schemas
 SCHEMA = {"type": "object", "properties": {"steps": {"type": "integer"}}, "required": ["steps"]}
 
 

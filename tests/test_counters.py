@@ -166,7 +166,7 @@ def test_every_counter_of_the_real_trees_renders(name):
     root = ROOT / "source" / name
     if not (root / "game.yaml").is_file():
         pytest.skip(f"source/{name} is not there yet")
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, diags = load_game(root)
     assert game is not None, [str(d) for d in diags if getattr(d, "severity", "") == "error"][:5]
     for u in game.units:

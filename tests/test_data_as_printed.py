@@ -5,7 +5,7 @@ import pytest
 
 from compiler.cli import check_tree
 from conftest import SOURCE
-from validator.loader import load_game
+from validator.source.loader import load_game
 
 SEEDS = Path(__file__).resolve().parents[1] / ".." / "shared" / "seeds"
 BULGE_TEXT = SEEDS / "000_d3ec185ee1c283ca.txt"

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from compiler.cli import check_tree, main
 from conftest import SOURCE
-from validator.loader import load_game
+from validator.source.loader import load_game
 
 TREE = SOURCE / "meuse"
 HEX_TERRAIN = {"clear", "woods", "rough", "town", "city", "marsh", "water"}

@@ -1,6 +1,6 @@
 """The schema fastjsonschema compiles (`schemas.fast_schema`) accepts exactly what the published schema
 (`schemas.schema`, which jsonschema checks) accepts: its "exactly one location" is written without
-`oneOf` (validator/schemas.py `_one_location_fast`), and is compared here on every set of location keys."""
+`oneOf` (validator/source/schemas.py `_one_location_fast`), and is compared here on every set of location keys."""
 from __future__ import annotations
 
 import itertools
@@ -9,8 +9,7 @@ import fastjsonschema
 import jsonschema
 import pytest
 
-from validator import schemas
-
+from validator.source import schemas
 VALUES = {"hex": "0101", "any_of": ["0101"], "range": ["0101", "0102"], "area": "A", "any_area": ["A", "B"],
           "within": {"distance": 1, "of": "0101"}}
 KEY_SETS = [c for n in range(len(schemas.LOCATION_KEYS) + 1) for c in itertools.combinations(schemas.LOCATION_KEYS, n)]

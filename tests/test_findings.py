@@ -358,7 +358,7 @@ def test_errata_selector_matching_two_entries_does_not_apply(mini):
 
 
 def test_errata_remove_whose_from_does_not_match_is_reported_and_not_applied(mini):
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     sel = {"side": "red", "hex": "0808"}
     mini.edit(ERR, _patch(op="remove", file=S1, path=["setup", sel, "units", 1],
                           **{"from": {"unit": "r1-a"}}))                    # index 1 holds r-inf
@@ -385,7 +385,7 @@ def test_editorial_errata_are_applied_first(mini):
                 {"op": "set", "file": S1, "path": ["setup", {"side": "red", "hex": "0809"}, "hex"],
                  "from": "0809", "to": "0810"}]}]}))
     mini.edit(ERR, lambda d: d.update(kind="editorial"))  # sorts after a-official.yaml by name
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, diags = load_game(mini.path)
     assert [d for d in diags if d.code == "HF801"] == []
     assert {g.location.hex for g in game.scenario("s1").setup if g.side == "red"} == {"0810"}

@@ -1,4 +1,4 @@
-"""`@frozen` (validator/frozen.py) makes what `@dataclass(frozen=True, slots=True)` makes: every behaviour a
+"""`@frozen` (validator/source/frozen.py) makes what `@dataclass(frozen=True, slots=True)` makes: every behaviour a
 caller can see is compared here between the two, class by class, on the same definitions."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Optional
 
 import pytest
 
-from validator import model
-from validator.frozen import frozen
-from validator.model import Loc
+from validator.source import model
+from validator.source.frozen import frozen
+from validator.source.model import Loc
 
 
 def _both(body: dict, doc: Optional[str] = "A value."):

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from compiler import game_cache
-from validator import loader
-
+from validator.source import loader
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -72,7 +71,7 @@ def test_a_damaged_or_foreign_entry_is_no_entry(cache, tree, damage):
     [entry] = (cache / "games").iterdir()
     entry.write_bytes(damage)
     assert game_cache.load_game_kept(tree, apply_errata=True)[0] == fresh
-    from validator.cache_dir import DIGEST_BYTES, SEAL
+    from validator.source.cache_dir import DIGEST_BYTES, SEAL
     written = entry.read_bytes()                              # written again, whole
     assert written.startswith(SEAL) and written[len(SEAL) + DIGEST_BYTES:].startswith(game_cache.FORMAT)
 
@@ -116,7 +115,7 @@ def test_a_kept_model_says_where_its_values_were_written():
     of each value once read back: positions are kept as (line, column) pairs, not as PyYAML's marks, and
     give the same Locs."""
     from compiler.model_data import from_bytes, to_bytes
-    from validator.located import LocMap
+    from validator.source.located import LocMap
     game = loader.load_game(ROOT / "source" / "bulge")[0]
     rule = game.rules.other["road_movement"]
     keys = list(rule)

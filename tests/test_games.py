@@ -5,7 +5,7 @@ import pytest
 
 from compiler.cli import check_tree
 from conftest import SOURCE, copy_game
-from validator.loader import load_game
+from validator.source.loader import load_game
 
 GAMES = ["aachen", "bulge", "ardennes2", "meuse"]
 

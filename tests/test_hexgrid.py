@@ -1,7 +1,7 @@
 """Hex geometry: the three printed ID schemes, neighbours, distance, seams — with property tests."""
 from hypothesis import given, settings, strategies as st
 
-from validator.hexgrid import Board, Grid, column_letters, letters_column
+from validator.geometry.hexgrid import Board, Grid, column_letters, letters_column
 
 BULGE = Grid("letters", "columns", "odd", (Board("", (1, 50), (1, 35)),))
 AACHEN = Grid("column-row", "columns", "even", (Board("", (1, 30), (1, 34)),))

@@ -1,5 +1,5 @@
 """Files made to exhaust the audit: every number a log or a record gives that sizes later work is bounded
-where it is read (validator/record_limits.py), and such a file is refused at once with a located message
+where it is read (validator/records/record_limits.py), and such a file is refused at once with a located message
 naming the bound. Each case runs `hexforge audit` as a whole process and is refused within 5 s of CPU time
 and 200 MB of peak memory (and 10 s as the clock goes: tests/bounded.py); each has a near miss at the bound
 that is read."""
@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from bounded import hexforge
-from validator import record_limits as limits
-
+from validator.records import record_limits as limits
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/shared/vassal-logs")) if p.exists()),
             None)
@@ -205,7 +204,7 @@ def test_a_billion_laughs_record_is_refused_at_once(tmp_path):
 def test_every_bound_is_listed_in_the_docs():
     """docs/limits.md names each bound with its value, as the code has it."""
     from compiler.vassal import archive, logstream, vlog
-    from validator import record_yaml
+    from validator.records import record_yaml
     doc = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
     bounds = {n: v for n, v in vars(limits).items() if n.startswith("MAX_")}
     bounds |= {n: getattr(m, n) for m in (archive, logstream, vlog, record_yaml) for n in dir(m)

@@ -4,8 +4,8 @@ from fractions import Fraction
 import pytest
 
 from compiler.cli import check_tree
-from validator.loader import load_game
-from validator.tec import read_cost
+from validator.source.loader import load_game
+from validator.source.tec import read_cost
 
 NOTES = {"P": "Prohibited.", "na": "Not Allowed.", "ot": "Use Other Terrain in the hex.",
          "b": "Mechanized units may only enter or leave dense-forest hexes by road."}

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from validator.position import Where
-from validator.record import Chat, DieRoll, Moved, Removed, TurnChanged
-from validator.record_yaml import RecordError, record_from_yaml, record_to_yaml
+from validator.positions.position import Where
+from validator.records.record import Chat, DieRoll, Moved, Removed, TurnChanged
+from validator.records.record_yaml import RecordError, record_from_yaml, record_to_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 

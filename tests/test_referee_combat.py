@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from conftest import MINI, SOURCE
-from validator.loader import load_game
-from validator.model import TableClamp
-from validator.position import Counter, Position, Where
-from validator.record import DieRoll, Moved, Placed, Removed, StateChanged
+from validator.source.loader import load_game
+from validator.source.model import TableClamp
+from validator.positions.position import Counter, Position, Where
+from validator.records.record import DieRoll, Moved, Placed, Removed, StateChanged
 from validator.referee.combat import judge_battle, modifier_sums
 from validator.referee.crt import (ILLEGIBLE, NOT_PRINTED, Bounds, combat_tables, parse_differential, parse_odds,
                                    read_table, round_odds)
@@ -393,7 +393,7 @@ def test_losses_are_net_of_the_events(mini_game):
 
 
 def test_step_object_and_unknown_side(mini_game):
-    from validator.record import Step
+    from validator.records.record import Step
     pos = Position.of([(A, Where("0403")), (B, Where("0403")), (R, Where("0404"))])
     r = roll(1)
     j = judge_battle(mini_game, pos, "blue", r, [], step=Step(12, (r,)))

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import SOURCE
 from tests.referee_records import Log
-from validator.loader import load_game
-from validator.position import Counter, Position, Where
+from validator.source.loader import load_game
+from validator.positions.position import Counter, Position, Where
 from validator.referee.audit import audit
 
 

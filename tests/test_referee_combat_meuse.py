@@ -11,12 +11,12 @@ import pytest
 
 from conftest import SOURCE
 from compiler.vassal.vlog import read_log
-from validator.loader import load_game
-from validator.position import Counter, Position, Where
-from validator.record import DieRoll, Moved, Removed, StateChanged
+from validator.source.loader import load_game
+from validator.positions.position import Counter, Position, Where
+from validator.records.record import DieRoll, Moved, Removed, StateChanged
 from validator.referee.audit import audit
 from validator.referee.combat import judge_battle
-from validator.model import TerrainType
+from validator.source.model import TerrainType
 from validator.referee.combat_terrain import side_features, terrain_effect
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "vlogs"
@@ -421,7 +421,7 @@ def test_meuse_combat_violations_each_at_its_step(game):
 
 
 def test_drm_conditions_evaluate_yes_no_unknown(game):
-    from validator.model import DrmCondition
+    from validator.source.model import DrmCondition
     from validator.referee.combat_terrain import BattleFacts, condition_holds
     tanks = BattleFacts(("red-1ad-1tk", "red-4rd-10"), frozenset({"B14.13", "B13.14"}), OPEN, "clear")
     assert condition_holds(game, DrmCondition(attacker_class=("mechanized",)), tanks) == "yes"

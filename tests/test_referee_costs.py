@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import pytest
 
-from validator.loader import load_game
+from validator.source.loader import load_game
 from validator.referee.costs import costs_by_class
 
 
@@ -34,7 +34,7 @@ def test_the_road_rule_is_cited():
 def test_terrain_costs_are_made_once_per_game():
     """A batch of logs of one game costs each hexside once: the TerrainCosts of a class is kept per game
     object (another load of the same tree is another game, with its own)."""
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     from validator.referee.costs import class_costs, terrain_costs
     g1, g2 = load_game("source/meuse")[0], load_game("source/meuse")[0]
     mech, leg = class_costs(g1, "mechanized"), class_costs(g1, "leg")

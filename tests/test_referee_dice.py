@@ -6,9 +6,9 @@ import math
 import pytest
 
 from conftest import MINI
-from validator.loader import load_game
-from validator.position import Counter, Position, Where
-from validator.record import Chat, DieRoll, GameRecord, Moved, Step
+from validator.source.loader import load_game
+from validator.positions.position import Counter, Position, Where
+from validator.records.record import Chat, DieRoll, GameRecord, Moved, Step
 from validator.referee.audit import audit
 from validator.referee.dice import chi_square, chi_square_sf, dice_stats
 

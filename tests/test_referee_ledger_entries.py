@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from compiler.vassal.vlog import read_log
-from validator.loader import load_game
-from validator.scenario_position import starting_position
-from validator.position import Position, Where
-from validator.record import GameRecord, Moved, Step, TurnChanged
+from validator.source.loader import load_game
+from validator.positions.scenario_position import starting_position
+from validator.positions.position import Position, Where
+from validator.records.record import GameRecord, Moved, Step, TurnChanged
 from validator.referee.audit import audit
 
 ROOT = Path(__file__).resolve().parents[1]

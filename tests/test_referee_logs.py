@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from compiler.cli import main
 from compiler.vassal.vlog import read_log
-from validator.loader import load_game
+from validator.source.loader import load_game
 from validator.referee.audit import audit
 
 LOGS = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "vassal-logs",
@@ -161,7 +161,7 @@ def test_cli_unknown_scenario():
 
 def test_cli_audits_a_yaml_game_record(tmp_path):
     from tests.referee_records import Log, piece_at, setup_position
-    from validator.record_yaml import record_to_yaml
+    from validator.records.record_yaml import record_to_yaml
     game = load_game("source/aachen")[0]
     pos, _ = setup_position(game, "aachen")
     log = Log(pos)
@@ -179,7 +179,7 @@ def test_cli_audits_a_yaml_game_record(tmp_path):
 
 def test_cli_warns_when_the_log_names_another_module(tmp_path):
     from tests.referee_records import Log, setup_position
-    from validator.record_yaml import record_to_yaml
+    from validator.records.record_yaml import record_to_yaml
     game = load_game("source/aachen")[0]
     pos, _ = setup_position(game, "aachen")
     rec = Log(pos).record(str(tmp_path / "other.yaml"))

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from tests.referee_records import Log, piece_at, setup_position
-from validator.loader import load_game
+from validator.source.loader import load_game
 from validator.referee.audit import audit
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from compiler.vassal.vlog import read_log
-from validator.loader import load_game
+from validator.source.loader import load_game
 from validator.referee.audit import audit
 from validator.referee.costs import TerrainCosts, class_costs
-from validator.record import Moved
+from validator.records.record import Moved
 
 VLOGS = Path(__file__).resolve().parent / "fixtures" / "vlogs"
 SHARED = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "vassal-logs",
@@ -229,7 +229,7 @@ def test_fewer_markers_than_dg_units_leave_one_reported(ardennes2):
 
 def test_a_dg_marker_counts_for_the_dg_penalty_of_an_over_stack(ardennes2):
     from tests.referee_records import Log, setup_position
-    from validator.position import Counter, Where
+    from validator.positions.position import Counter, Where
     pos, _ = setup_position(ardennes2, "7.1")
     extra = Counter("x1", "us-9ad-27", "allied")
     log = Log(pos.placed(extra, Where(hex="B14.24")))
@@ -317,7 +317,7 @@ def test_an_over_stack_formed_again_later_is_a_second_finding(meuse):
 def test_prohibited_terrain_on_entry_and_the_near_miss(meuse):
     # reinforcements brought straight into the A6.13 marsh (off their entry areas: HF1402 besides)
     from tests.referee_records import Log, setup_position
-    from validator.position import Counter
+    from validator.positions.position import Counter
     pos, _ = setup_position(meuse, "1")
     log = Log(pos, "3", "red-movement")
     log.enter(Counter("x1", "red-4rd-eng", "red"), "A6.13", box="Red Turn 2")      # leg: marsh is 3 MP
@@ -332,7 +332,7 @@ def test_prohibited_terrain_on_entry_and_the_near_miss(meuse):
 
 def test_a_lasting_mix_of_divisions_is_one_finding(ardennes2):
     from tests.referee_records import Log, setup_position
-    from validator.position import Counter, Where
+    from validator.positions.position import Counter, Where
     pos, _ = setup_position(ardennes2, "7.1")
     other = Counter("x2", "us-2id-a-23", "allied")
     log = Log(pos.placed(other, Where(hex="B20.43")))

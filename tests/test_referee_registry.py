@@ -55,7 +55,7 @@ def test_checks_listing_includes_the_audit_rules():
 
 
 def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
-    from validator.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, TurnChanged
+    from validator.records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, TurnChanged
     from validator.referee import rules_on_event
     on = {t: {r.code for r in rules_on_event(t)} for t in (Moved, Placed, Removed, StateChanged, DieRoll,
                                                             TurnChanged, Chat)}
@@ -74,7 +74,7 @@ def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
 
 
 def test_a_rule_naming_no_event_type_is_handed_every_event(monkeypatch):
-    from validator.record import Chat, DieRoll, Moved
+    from validator.records.record import Chat, DieRoll, Moved
     from validator.referee import REGISTRY, Rule, rules_on_event
     monkeypatch.setitem(REGISTRY, "HF1998", Rule("HF1998", "any-event", "info", "h", "event", lambda ctx, m: ()))
     for t in (Moved, DieRoll, Chat):
@@ -85,7 +85,7 @@ def test_a_rule_naming_no_event_type_is_handed_every_event(monkeypatch):
 
 def test_only_an_event_rule_names_event_types():
     import pytest
-    from validator.record import Moved
+    from validator.records.record import Moved
     from validator.referee import rule
     with pytest.raises(ValueError, match="HF1997"):
         rule("HF1997", "x", "info", "h", on="start", events=(Moved,))
@@ -94,7 +94,7 @@ def test_only_an_event_rule_names_event_types():
 
 
 def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
-    from validator.record import Moved, Placed
+    from validator.records.record import Moved, Placed
     from validator.referee import rules_on_event
     on = {r: {x.code for x in rules_on_event(Moved, r)} for r in ("move", "after-combat", "unread", "entry", "other")}
     movement = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1205", "HF1206"}
@@ -111,7 +111,7 @@ def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
 
 def test_a_reading_must_be_one_the_replay_makes():
     import pytest
-    from validator.record import Moved
+    from validator.records.record import Moved
     from validator.referee import rule
     with pytest.raises(ValueError, match="HF1995"):
         rule("HF1995", "x", "info", "h", events=(Moved,), read_as=("teleport",))

@@ -7,7 +7,7 @@ import pytest
 
 from compiler.vassal.vlog import read_log
 from tests.test_referee_golden import SHARED, cases
-from validator.loader import load_game
+from validator.source.loader import load_game
 from validator.referee import replay as replay_mod
 from validator.referee import undo as undo_mod
 from validator.referee import view as view_mod

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.test_referee_ledger_entries import Record
-from validator.loader import load_game
-from validator.scenario_position import starting_position
-from validator.position import Counter, Position, Where
+from validator.source.loader import load_game
+from validator.positions.scenario_position import starting_position
+from validator.positions.position import Counter, Position, Where
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,7 +87,7 @@ def _enter(r: Record, unit: str, h: str) -> int:
     c = r.piece(unit)
     src = r.pos.where(c.piece)
     r.pos = r.pos.placed(c, Where(hex=h))
-    from validator.record import Moved, Step
+    from validator.records.record import Moved, Step
     r.steps.append(Step(len(r.steps) + 1, (Moved(c, src, Where(hex=h)),)))
     return len(r.steps)
 
@@ -143,7 +143,7 @@ def test_the_paradrop_in_another_phase_is_an_error(bulge):
     begun is outside it."""
     r = _drop(bulge, "17 AM", phase="german-combat")
     step = _enter(r, "de-vdh", "JJ6")
-    from validator.record import Step, TurnChanged
+    from validator.records.record import Step, TurnChanged
     a = r.audit("17 AM", "german-combat")
     found = [(f.step, f.code, f.rule) for f in a.findings if f.code == "HF1406"]
     assert found == [(step, "HF1406", "40.1")]

@@ -4,8 +4,8 @@ from dataclasses import replace
 import pytest
 
 from tests.referee_records import Log, piece_at, setup_position
-from validator.loader import load_game
-from validator.position import Counter, Where
+from validator.source.loader import load_game
+from validator.positions.position import Counter, Where
 from validator.referee.audit import audit
 
 

@@ -4,8 +4,8 @@ from dataclasses import replace
 import pytest
 
 from tests.referee_records import Log, piece_at, setup_position
-from validator.loader import load_game
-from validator.position import Counter, Where
+from validator.source.loader import load_game
+from validator.positions.position import Counter, Where
 from validator.referee.audit import UnknownScenario, audit
 from validator.referee.replay import replay
 from validator.referee.start import match
@@ -213,7 +213,7 @@ def test_a_log_that_begins_later_is_not_compared_with_the_setup(aachen):
 def test_nationalities_kept_apart_at_the_end_of_the_phase():
     game, _ = load_game("source/bulge")
     us, uk = Counter("a", "us-106-422", "allied"), Counter("b", "uk-33-tank-bde", "allied")
-    from validator.position import Position
+    from validator.positions.position import Position
     pos = Position.of([(us, Where(hex="W2")), (uk, Where(hex="X2"))])
     log = Log(pos, turn=game.turns[0].id)
     log.move(uk, "W2")
@@ -225,7 +225,7 @@ def test_nationalities_kept_apart_at_the_end_of_the_phase():
 
 def test_same_nationality_stacked_is_not_mixing():
     game, _ = load_game("source/bulge")
-    from validator.position import Position
+    from validator.positions.position import Position
     a, b = Counter("a", "us-106-422", "allied"), Counter("b", "us-99-395", "allied")
     log = Log(Position.of([(a, Where(hex="W2")), (b, Where(hex="X2"))]), turn=game.turns[0].id)
     log.move(b, "W2")

@@ -10,8 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from compiler.cli import main
-from validator.record import Moved, Placed, Removed
-from validator.record_yaml import record_from_yaml
+from validator.records.record import Moved, Placed, Removed
+from validator.records.record_yaml import record_from_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 VLOGS = ROOT / "tests" / "fixtures" / "vlogs"

@@ -21,7 +21,7 @@ from compiler import report_map as rm
 from compiler.cli import main
 from compiler.render.layout import DX, DY
 from compiler.vassal.vlog import read_log
-from validator.loader import load_game
+from validator.source.loader import load_game
 from validator.referee.chain import positions_at
 
 pytestmark = pytest.mark.skipif(chromium() is None, reason="no chromium (apt-get install -y chromium): "

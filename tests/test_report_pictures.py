@@ -13,7 +13,7 @@ from compiler.audit_report import step_moves, write_report
 from compiler.render.boards import render_board
 from compiler.render.layout import DY
 from compiler.vassal.vlog import read_log
-from validator.loader import load_game
+from validator.source.loader import load_game
 from validator.referee.audit import audit
 from validator.referee.chain import positions_at
 from validator.referee.dice import dice_stats

@@ -75,7 +75,7 @@ def test_two_markers_with_distinct_ids_are_not(mini):
 
 def test_unit_ids_the_file_name_folds_alike_build_to_distinct_entries(mini, tmp_path):
     from compiler.vassal.build import build_module
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     base = {"side": "red", "nationality": "rd", "type": "infantry", "factors": "1-1-7", "movement_class": "leg"}
     mini.edit("counters.yaml", lambda d: d["units"].extend([{"id": "de/inf", "name": "slash", **base},
                                                             {"id": "de+inf", "name": "plus", **base},
@@ -202,7 +202,7 @@ def test_ctrl_c_exits_130(mini, monkeypatch, tmp_path):
 
 def test_an_interrupted_charts_run_leaves_no_partial_set(mini, monkeypatch, tmp_path):
     import compiler.charts.build as charts
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     game, _ = load_game(mini.path)
     where = tmp_path / "outs"
     out = where / "charts"

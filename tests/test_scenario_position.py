@@ -1,10 +1,10 @@
 """A scenario's starting position (issue 8 items 1-3): one reading of a location, legal set-ups, a value."""
-from validator.loader import load_game
-from validator.locations import location_hexes
-from validator.model import Location
-from validator.position import Counter, Position, Where
-from validator.scenario_position import position_of_scenario, starting_position
-from validator.stacking import (
+from validator.source.loader import load_game
+from validator.geometry.locations import location_hexes
+from validator.source.model import Location
+from validator.positions.position import Counter, Position, Where
+from validator.positions.scenario_position import position_of_scenario, starting_position
+from validator.positions.stacking import (
     formations_mixed, may_join, nationalities_mixed, overstacked, prohibited_terrain, sides_sharing,
 )
 

@@ -153,7 +153,7 @@ def test_a_damaged_stamp_is_a_miss_not_an_error(mini, tmp_path, damage):
 def test_after_one_units_factors_change_only_its_counter_images_are_redrawn(mini, tmp_path):
     from compiler.cache import Cache
     from compiler.vassal import pieces
-    from validator.loader import load_game
+    from validator.source.loader import load_game
     out = tmp_path / "m"
     _build(mini.path, out)
     before_keys = Cache(out / ".cache").keys()

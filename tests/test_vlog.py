@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiler.vassal.vlog import LogReadError, read_log
-from validator.loader import load_game
-from validator.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, TurnChanged
+from validator.source.loader import load_game
+from validator.records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, TurnChanged
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "vassal-logs",

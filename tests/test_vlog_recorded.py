@@ -9,9 +9,9 @@ from typing import Optional
 import pytest
 
 from compiler.vassal.vlog import read_log
-from validator.loader import load_game
-from validator.position import Position
-from validator.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, TurnChanged
+from validator.source.loader import load_game
+from validator.positions.position import Position
+from validator.records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, TurnChanged
 
 ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures" / "vlogs"

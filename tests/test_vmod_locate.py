@@ -4,7 +4,7 @@ from pathlib import Path
 
 from compiler.vassal.reader import read_module
 from compiler.vassal.vlog import Geometry
-from validator.position import Where
+from validator.positions.position import Where
 
 MEUSE = Path(__file__).resolve().parent / "fixtures" / "vlogs" / "meuse.vmod"
 

@@ -50,7 +50,7 @@ def _game(case):
     if case == "fixture-north":
         return make_game("map-column.row", "columns", "even", gid="north", rows_increase="north")
     if case == "fixture-art":        # the author's scans, registered (tests/fixtures/meuse-art)
-        from validator.loader import load_game
+        from validator.source.loader import load_game
         return load_game(ROOT / "tests" / "fixtures" / "meuse-art")[0]
     g = real_games()[case]
     if g is None:

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from validator import yamlsrc
-from validator.loader import find_files
+from validator.source import yamlsrc
+from validator.source.loader import find_files
 
 ROOT = Path(__file__).resolve().parents[1]
 TRICKY = b"""\

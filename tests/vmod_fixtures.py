@@ -1,8 +1,8 @@
 """Small hand-made `Game` objects for the module-builder tests (no YAML, no loader)."""
 from __future__ import annotations
 
-from validator.hexgrid import Board, Grid
-from validator.model import (
+from validator.geometry.hexgrid import Board, Grid
+from validator.source.model import (
     CombatRule, StackingRule, ZocRule,
     Area, Arrival, Dice, DRM, Factors, Formation, Game, Hexside, HexTerrain, Location, Marker,
     Nationality, OrderOfArrival, Path, Place, Placement, Places, ResultCode, Rules, Scenario,
@@ -26,7 +26,7 @@ def make_game(scheme: str = "map-column.row", orientation: str = "columns", shif
         h = lambda b, c, r: f"{b}{c}.{r:02d}"
     elif scheme == "letters":
         boards = [Board("", (1, 30), (1, 8), (0, 0), "Map")]
-        from validator.hexgrid import column_letters
+        from validator.geometry.hexgrid import column_letters
         h = lambda b, c, r: f"{column_letters(c)}{r}"
     else:
         boards = [Board("", (1, 9), (1, 7), (0, 0), "Map")]
@@ -124,6 +124,6 @@ def _scenario(sid, name, rule, boards, play_area, first, last, setup, ooa, featu
 
 
 def _unit(uid, name, label, side, nat, form, typ, f, red, steps, names, count=1):
-    return __import__("validator.model", fromlist=["Unit"]).Unit(
+    return __import__("validator.source.model", fromlist=["Unit"]).Unit(
         uid, name, label, side, nat, form, typ, "bn", _f(f, names), "leg", None, steps,
         _f(red, names) if red else None, (), count, "printed")

@@ -12,7 +12,7 @@ def real_games() -> dict:
     if not src.is_dir():
         return out
     try:
-        from validator.loader import load_game
+        from validator.source.loader import load_game
     except Exception:
         return {p.name: None for p in sorted(src.iterdir()) if (p / "game.yaml").exists()}
     for p in sorted(src.iterdir()):

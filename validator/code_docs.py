@@ -96,7 +96,7 @@ def example_finding(code: Code, examples: Optional[dict] = None) -> tuple[dict, 
         return Finding(message="…", hexes=("…",), units=("…",), severity=SHOWN[code.severity], help=code.help, rule="…",
                        step=1, side="…", code=code.code, turn="…", phase="…").as_json(), False
     from .diagnostics import Diagnostic
-    from .model import Loc
+    from .source.model import Loc
     return Diagnostic(code.code, code.severity, "…", Loc("…", 1, 1), code.help, ("…",), ("…",)).as_json(), False
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from .frozen import frozen
+from .source.frozen import frozen
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -45,7 +45,7 @@ def declare(code: str, name: str, severity: str, help: str, kind: str, doc: Opti
     return c
 
 
-# Findings made while reading the files, before any check runs (validator/yamlsrc.py, validator/loader.py).
+# Findings made while reading the files, before any check runs (validator/source/yamlsrc.py, validator/source/loader.py).
 READ_CODES: tuple[Code, ...] = (
     declare("HF001", "yaml-syntax", "error", "fix the YAML syntax at the position shown", "read", doc="""
         A source file that is not well-formed YAML.
@@ -127,7 +127,7 @@ READ_CODES: tuple[Code, ...] = (
         schemas for an editor's YAML language server.
 
         ## Reads
-        Every file of the tree; the schemas in `validator/schemas.py` (docs/source-format.md describes
+        Every file of the tree; the schemas in `validator/source/schemas.py` (docs/source-format.md describes
         them).
 
         ## Violation

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from .codes import SEVERITIES, Severity
-from .frozen import frozen
-from .model import Loc
+from .source.frozen import frozen
+from .source.model import Loc
 
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
 # How a severity is named in every output (text, JSON, SARIF, the HTML report, `hexforge checks`): "note", as

@@ -20,7 +20,7 @@ def read_any(game, log: Path, mod):
 
 
 def _read_record(log: Path):
-    from validator.record_yaml import RecordError, read_record
+    from validator.records.record_yaml import RecordError, read_record
     try:
         return read_record(log)
     except RecordError as e:

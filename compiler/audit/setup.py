@@ -46,7 +46,7 @@ def _load(setup: AuditSetup) -> tuple:
     try:
         game, diags = load_game_kept(setup.tree, apply_errata=not setup.as_printed)
     except Exception as e:
-        from validator.loader import NotAGameTree   # imported where the tree was read: not from the cache
+        from validator.source.loader import NotAGameTree   # imported where the tree was read: not from the cache
         if isinstance(e, NotAGameTree):
             raise CannotRun(str(e))
         raise

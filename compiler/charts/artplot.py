@@ -3,7 +3,7 @@ hexes, and the counters' own faces.
 
 The plot (setup.HexMap) places hexes on its own grid; a board's image is laid under it by the straight
 map between the two, taken from the board's hexes: their centres in the image (the registration,
-validator/art.py) and on the page. The image is decoded at about PLOT_DPI for the size it is drawn
+validator/source/art.py) and on the page. The image is decoded at about PLOT_DPI for the size it is drawn
 (compiler/render/art.py), so a large scan costs the card only what it shows.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Optional
 
 from reportlab.lib.utils import ImageReader
 
-from validator.art import Registration, registration
+from validator.source.art import Registration, registration
 
 from ..render.art import face_image, on_white, scaled_board
 

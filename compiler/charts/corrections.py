@@ -2,7 +2,7 @@
 on the row, unit line or arrival it changes, so the chart can show the erratum beside the value.
 
 A patch names its place by a path over the file's data (`[orders_of_arrival, {side: axis}, turns, 1,
-turn]`, validator/errata.py). The same path is followed here over the model's orders of arrival, which
+turn]`, validator/source/errata.py). The same path is followed here over the model's orders of arrival, which
 hold the file's lists in the file's order: an index picks the same entry, a selector (`{side: axis}`)
 the one entry whose fields are equal. With the errata applied the model holds the corrected values;
 `--as-printed` it holds the print, and the corrections are shown as not applied. A patch whose path

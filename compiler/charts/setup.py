@@ -22,8 +22,8 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
-from validator.hexgrid import SQRT3, Hex, hexes_in_boxes
-from validator.locations import location_hexes
+from validator.geometry.hexgrid import SQRT3, Hex, hexes_in_boxes
+from validator.geometry.locations import location_hexes
 
 from ..render.boards import feature_colour, path_segments, terrain_colour
 from .artplot import art_boards, draw_board_art, draw_face

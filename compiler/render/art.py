@@ -3,7 +3,7 @@ images scaled, for the module's pieces, the printed counter sheets, the set-up c
 
 A board's own image goes into the module as the author's file, byte for byte (compiler/vassal/build.py):
 nothing here re-encodes it. A picture of it at another scale is decoded at the smallest size that
-serves (a JPEG at a DCT scale of 1/2, 1/4 or 1/8: `validator.images.open_scaled`).
+serves (a JPEG at a DCT scale of 1/2, 1/4 or 1/8: `validator.source.images.open_scaled`).
 """
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from PIL import Image
 
-from validator.images import as_rgb, open_image
-from validator.model import Face, ImageFile
+from validator.source.images import as_rgb, open_image
+from validator.source.model import Face, ImageFile
 
 TRANSPARENT = (0, 0, 0, 0)
 
@@ -57,6 +57,6 @@ def on_white(img: Image.Image) -> Image.Image:
 
 def scaled_board(root: str, image: ImageFile, scale: float) -> Image.Image:
     """A board's image at `scale` (1 = its own pixels), as RGB(A)."""
-    from validator.images import open_scaled
+    from validator.source.images import open_scaled
     size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
     return open_scaled(root, image, None if scale == 1 else size)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from compiler.vassal import gridrule
-from validator.art import Registration, registration
-from validator.hexgrid import Board, Grid
+from validator.source.art import Registration, registration
+from validator.geometry.hexgrid import Board, Grid
 
 DY = 72                      # hex height across the flats, px (even)
 DX = 62                      # column spacing, px (~ DY * sqrt(3)/2)
@@ -189,7 +189,7 @@ def _num(v: float) -> str:
 @dataclass(frozen=True)
 class ArtLayout(BoardLayout):
     """A board whose image is the author's (art.yaml): the image's own size, each hex where the board's
-    registration (validator/art.py) puts it, and a HexGrid calibrated to them, so that VASSAL's location
+    registration (validator/source/art.py) puts it, and a HexGrid calibrated to them, so that VASSAL's location
     names and snapping fall on the printed hexes.
 
     HexGrid takes its origin in whole pixels (HexGrid.setAttribute reads x0/y0 as Integer) and its

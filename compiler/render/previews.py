@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from validator.art import Registration, registration
-from validator.model import ImageFile
+from validator.source.art import Registration, registration
+from validator.source.model import ImageFile
 
 from .art import scaled_board
 from .boards import font

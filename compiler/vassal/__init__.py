@@ -7,7 +7,7 @@
   save obfuscation.
 - ``reader``: open a .vmod/.vsav safely and decode it (``archive``: the bounded zip reader);
   ``gridrule``: VASSAL's pixel -> hex-name rule.
-- ``vlog.read_log``: a .vlog/.vsav as the game record (validator.record); ``logstream``: its command
+- ``vlog.read_log``: a .vlog/.vsav as the game record (validator.records.record); ``logstream``: its command
   stream (de-obfuscation, top-level tokens, each step's commands), streamed and bounded.
 
 Every format detail was read from VASSAL's source (github vassalengine/vassal, tag 3.7.9).

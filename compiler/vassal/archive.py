@@ -19,7 +19,7 @@ from .encoding import ReadError, deobfuscate
 
 MAX_ENTRIES = 50_000
 MAX_ENTRY_BYTES = 64 * 1024 * 1024         # any other entry: a drawn board PNG is a few MiB
-MAX_IMAGE_ENTRY_BYTES = 512 * 1024 * 1024  # an author's board scan (validator.images.MAX_IMAGE_BYTES)
+MAX_IMAGE_ENTRY_BYTES = 512 * 1024 * 1024  # an author's board scan (validator.source.images.MAX_IMAGE_BYTES)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg")
 MAX_XML_BYTES = 16 * 1024 * 1024           # buildFile.xml of the largest module is 400 KiB
 MAX_TEXT_BYTES = 64 * 1024 * 1024          # a savedGame: a long log is a few MiB

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from compiler.render.boards import font
-from validator.scenario_position import HoldingBox, holding_box_name
+from validator.positions.scenario_position import HoldingBox, holding_box_name
 
 from .setup import BoxKey
 

@@ -25,7 +25,7 @@ from compiler.render import boards as boards_mod
 from compiler.render import counters as counters_mod
 from compiler.render import layout as layout_mod
 from compiler.render.layout import ArtLayout, board_offsets, board_slots, piece_px, placed_layout, placed_layouts
-from validator.images import open_image
+from validator.source.images import open_image
 
 from . import boxes, buildfile, charts as charts_mod, pieces, savegame, setup as setup_mod
 from .buildfile import VASSAL_VERSION

@@ -16,7 +16,7 @@ from typing import Optional
 
 from lxml import etree
 
-from validator.position import Where
+from validator.positions.position import Where
 
 from . import gridrule
 from .archive import (  # noqa: F401  (re-exported: the module and save readers' one archive)

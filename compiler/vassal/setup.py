@@ -1,6 +1,6 @@
 """Where a scenario's pieces go in the module: the scenario's starting position, as VASSAL pieces.
 
-The position comes from `validator.scenario_position.position_of_scenario`, the same placer the
+The position comes from `validator.positions.scenario_position.position_of_scenario`, the same placer the
 set-up checks judge (and `scenario_position.starting_position` returns), so a module set-up is a legal position:
 - a single-hex line: that hex (``how`` = ``hex``);
 - any other location (``any_of``, ``range``, ``within``, ``area``, ``any_area``): its units one at a
@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from validator.scenario_position import position_of_scenario
+from validator.positions.scenario_position import position_of_scenario
 
 MAIN_MAP = "Main Map"
 REINF_MAP = "Reinforcements"

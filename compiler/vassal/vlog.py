@@ -1,4 +1,4 @@
-"""Read a VASSAL game log (.vlog) or saved game (.vsav) into the neutral game record (validator.record).
+"""Read a VASSAL game log (.vlog) or saved game (.vsav) into the neutral game record (validator.records.record).
 
 The path, as VASSAL 3.7.9 writes and replays a log (read from its source: GameState, BasicLogger,
 GameModule.decode, BasicCommandEncoder, TurnTracker, PlayerRoster, ChangePropertyCommandEncoder):
@@ -15,7 +15,7 @@ layout the log restores; a point in a Zone or on a map without a hex grid become
 Bounded: the savedGame is streamed (`logstream`: decompressed, de-obfuscated and split chunk by
 chunk, each command and nesting depth bounded), and every number read from it that sizes later work
 (steps, events, pieces, dice and their faces, pixel positions, board layouts) is held to the bounds
-of `validator.record_limits` as it is read: past one, the log is refused at that step, naming the
+of `validator.records.record_limits` as it is read: past one, the log is refused at that step, naming the
 bound (docs/limits.md). Player ids in `M/` and `PLAYER` commands are passwords: they are mapped to
 opaque labels and never kept.
 """
@@ -28,9 +28,9 @@ from typing import Callable, Optional
 
 from lxml import etree
 
-from validator import record_limits as limits
-from validator.position import Counter, Position, Where
-from validator.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step,
+from validator.records import record_limits as limits
+from validator.positions.position import Counter, Position, Where
+from validator.records.record import (Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step,
                               TurnChanged)
 
 from .encoding import decode
@@ -672,7 +672,7 @@ def _turn_lists(module: Optional[Module]) -> dict[str, _TrackerLevels]:
 
 def read_log(path, module=None, game=None) -> GameRecord:
     """A `.vlog` (or `.vsav`, no steps) as a GameRecord. `module`: the .vmod path (or a read Module) the
-    log was played with, for hexes; `game`: the validator.model.Game, for turn/phase ids and dice.
+    log was played with, for hexes; `game`: the validator.source.model.Game, for turn/phase ids and dice.
     Raises LogReadError (located) for anything unreadable."""
     file = str(path)
     try:

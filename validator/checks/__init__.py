@@ -12,10 +12,10 @@ from typing import Callable, Iterable, Iterator, Optional
 
 from ..codes import SEVERITIES, Severity, declare
 from ..diagnostics import Diagnostic
-from ..frozen import frozen
-from ..locations import in_play
-from ..model import Game, Loc
-from ..scenario_position import ScenarioPosition, position_of_scenario
+from ..source.frozen import frozen
+from ..geometry.locations import in_play
+from ..source.model import Game, Loc
+from ..positions.scenario_position import ScenarioPosition, position_of_scenario
 
 
 @frozen
@@ -137,7 +137,7 @@ class Context:
         return self._memo[key]
 
     def scenario_position(self, sc) -> ScenarioPosition:
-        """The scenario's starting position (`validator.scenario_position`), placed once."""
+        """The scenario's starting position (`validator.positions.scenario_position`), placed once."""
         key = ("position", sc.id)
         if key not in self._memo:
             self._memo[key] = position_of_scenario(self.game, sc)

@@ -1,7 +1,7 @@
 """Checks on the author's art (art.yaml): the images, each board's registration to the grid, the counter sheets."""
 from __future__ import annotations
 
-from ..art import Registration, Unregistered, register
+from ..source.art import Registration, Unregistered, register
 from . import Finding, check
 
 _HELP_PREVIEW = "`hexforge art PATH` draws the hex grid and IDs over each board image: compare them with the print"

@@ -1,15 +1,15 @@
 """Checks on what shares a hex at set-up: stacking limit, mixing rules, both sides, terrain.
 
 Each check takes every scenario's starting position (`Context.scenario_position`) and calls the rule
-functions of `validator.stacking` on it; a finding names the printed lines of the counters involved.
+functions of `validator.positions.stacking` on it; a finding names the printed lines of the counters involved.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
-from ..locations import location_hexes
-from ..position import Counter
-from ..stacking import formations_mixed, nationalities_mixed, overstacked, prohibited_terrain, sides_sharing
+from ..geometry.locations import location_hexes
+from ..positions.position import Counter
+from ..positions.stacking import formations_mixed, nationalities_mixed, overstacked, prohibited_terrain, sides_sharing
 from . import Finding, check
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Optional
 
-from ..record import Moved, Placed
+from ..records.record import Moved, Placed
 from . import Finding, Verdict, found, partly, rule
 from .ledger import put
 from .movement import WRONG_ENTRY, mp

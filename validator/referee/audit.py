@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from ..model import Game
-from ..record import GameRecord
+from ..source.model import Game
+from ..records.record import GameRecord
 from . import Finding
 from .chain import Previous
 from .dice import dice_stats

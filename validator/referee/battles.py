@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from ..record import Chat, DieRoll, Removed, StateChanged
+from ..records.record import Chat, DieRoll, Removed, StateChanged
 from .combat import Judgement, Limits, judge_battle, side_effects, retreat_of
 from .crt import combat_tables, read_cell
 from .ledger import Ledger, put

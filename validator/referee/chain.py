@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple, Optional
 
-from ..position import Counter, Position, Where
-from ..record import GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
+from ..positions.position import Counter, Position, Where
+from ..records.record import GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
 from . import Finding, Verdict, found, rule
 
 MAX_PIECE_FINDINGS = 20           # a chain of two unrelated games differs everywhere: name the first ones

@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, Union
 
-from ..model import DRM, Game, SideEffect, Unit
-from ..position import Counter, Position
-from ..record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
+from ..source.model import DRM, Game, SideEffect, Unit
+from ..positions.position import Counter, Position
+from ..records.record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
 from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_holds, drm_counts, hex_markers,
                              hexside_readings, map_known, shift_span, strength_range, table_drm_features,
                              terrain_effect, type_effect)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..record import DieRoll
+from ..records.record import DieRoll
 from . import Finding, Verdict, found, partly, rule
 from .battles import discarded_result, outside_losses
 from .combat import (COMBAT_BATTLE_UNCLEAR, COMBAT_NO_TABLE_FOR_DICE, COMBAT_ODDS_PROHIBITED, COMBAT_RESULT_UNLIKELY,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Optional
 
-from ..model import DRM, DrmCondition, Game, TerrainType
+from ..source.model import DRM, DrmCondition, Game, TerrainType
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from ..model import Game, TerrainType
+from ..source.model import Game, TerrainType
 
 _ANY_NUMBER = re.compile(r"(\d+\s*/\s*\d+|\d+(?:\.\d+)?|[½⅓¼¾])")
 _GLYPHS = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "¼": Fraction(1, 4), "¾": Fraction(3, 4)}

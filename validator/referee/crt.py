@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional, Union
 
-from ..model import Game, ResultEffect, Table, TableClamp
+from ..source.model import Game, ResultEffect, Table, TableClamp
 
 Value = Union[int, Fraction]
 

@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
-from ..model import Game
-from ..record import Chat, DieRoll, GameRecord, Step
-from ..record_limits import MAX_DIE_SIDES
+from ..source.model import Game
+from ..records.record import Chat, DieRoll, GameRecord, Step
+from ..records.record_limits import MAX_DIE_SIDES
 from . import Finding, Verdict, found, rule
 
 UNLIKELY_P = 0.001

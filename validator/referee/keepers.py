@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
+from ..records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
 from .arrivals import consumed, entry_area
 from .battles import keep_battle, read_battle
 from . import rules_on, rules_on_event

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, NamedTuple, Optional
 
-from ..position import Counter, Where
-from ..record import DieRoll
+from ..positions.position import Counter, Where
+from ..records.record import DieRoll
 
 EMPTY: Mapping = {}
 

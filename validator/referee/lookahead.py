@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ..record import GameRecord, Step, TurnChanged
+from ..records.record import GameRecord, Step, TurnChanged
 from .undo import undone_by
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter as Tally
 from typing import Optional
 
-from ..model import Game
-from ..position import Position
+from ..source.model import Game
+from ..positions.position import Position
 
 
 def printed_states(game: Game) -> frozenset[str]:

@@ -20,7 +20,7 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-from ..record import Moved, Placed, Removed
+from ..records.record import Moved, Placed, Removed
 from . import Finding, Verdict, found, partly, rule
 from .costs import map_complete, terrain_costs
 from .ledger import Leg

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..model import OneAtATime
-from ..record import Moved, Removed, StateChanged, is_map_move
+from ..source.model import OneAtATime
+from ..records.record import Moved, Removed, StateChanged, is_map_move
 from . import Finding, Verdict, found, partly, rule
 from .ledger import Ledger, OrderState, put
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..model import Game, Phase
+from ..source.model import Game, Phase
 
 _STOP = {"phase", "the", "and", "of", "a", "turn", "player", "segment"}
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Optional
 
 from ..codes import CODES
-from ..model import Game, Scenario
-from ..position import Position
-from ..record import GameRecord, Step
+from ..source.model import Game, Scenario
+from ..positions.position import Position
+from ..records.record import GameRecord, Step
 from . import Finding, Verdict, rules_on
 from .ledger import Discarded, Ledger
 from .phases import PhaseTracker

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..model import AfterCombat, Game, SideEffect
-from ..position import Position
+from ..source.model import AfterCombat, Game, SideEffect
+from ..positions.position import Position
 from .combat_terrain import map_known, side_features
 from .costs import class_costs
 

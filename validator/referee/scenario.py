@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Optional
 
-from ..record import Moved, Placed, TurnChanged
-from ..stacking import side_of
+from ..records.record import Moved, Placed, TurnChanged
+from ..positions.stacking import side_of
 from . import Finding, Verdict, found, rule
 from .ledger import put
 

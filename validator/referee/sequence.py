@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..record import Moved
+from ..records.record import Moved
 from . import Finding, Verdict, found, rule
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from ..stacking import formations_mixed, nationalities_mixed, stack_size
-from ..position import Position
+from ..positions.stacking import formations_mixed, nationalities_mixed, stack_size
+from ..positions.position import Position
 from . import Finding, Verdict, found, rule
 from .ledger import OpenStack
 

@@ -12,10 +12,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..model import Game, Location, Scenario
-from ..locations import location_hexes as read_location
-from ..position import Position
-from ..stacking import side_of
+from ..source.model import Game, Location, Scenario
+from ..geometry.locations import location_hexes as read_location
+from ..positions.position import Position
+from ..positions.stacking import side_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,7 @@ class Slot:
 
 
 def location_hexes(game: Game, loc: Location) -> Optional[frozenset[str]]:
-    """The hexes a location covers (the one reading, `validator.locations`); None when not printed."""
+    """The hexes a location covers (the one reading, `validator.geometry.locations`); None when not printed."""
     hexes = read_location(game, loc)
     return frozenset(hexes) if hexes else None
 
@@ -123,7 +123,7 @@ def infer_scenario(game: Game, start: Position) -> Optional[Match]:
 
 def _box_match(game: Game, sc: Scenario, start: Position) -> Match:
     """How many of the start's pieces in boxes stand in the box, by unit, the scenario's position puts them."""
-    from ..scenario_position import position_of_scenario
+    from ..positions.scenario_position import position_of_scenario
     want: dict = defaultdict(int)
     for c, w in position_of_scenario(game, sc).position:
         if w.hex is None:

@@ -62,7 +62,7 @@ def setup_unit_missing(v) -> Optional[Verdict]:
     ## Why
     The game starts from the scenario's set-up (Meuse 12.1: Blue sets up first, then Red).
     ## Reads
-    the scenario's `setup` (locations read as `validator.locations` reads them).
+    the scenario's `setup` (locations read as `validator.geometry.locations` reads them).
     ## Violation
     Meuse scenario 1 started without Blue's 9th Infantry Regiment in B1.17.
     ## Near miss

@@ -8,7 +8,7 @@ rules and every look ahead past a roll read the same answer from here.
 """
 from __future__ import annotations
 
-from ..record import GameRecord, Moved, Placed, Removed, StateChanged, Step
+from ..records.record import GameRecord, Moved, Placed, Removed, StateChanged, Step
 
 DEPTH = 200
 _PIECE_EVENTS = (Moved, Placed, Removed, StateChanged)

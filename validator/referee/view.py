@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 from typing import Optional
 
-from ..locations import in_play
-from ..model import Game, Scenario, Unit
-from ..position import Counter, Position
-from ..record import GameRecord
-from ..stacking import overstacked, side_of as _side_of
+from ..geometry.locations import in_play
+from ..source.model import Game, Scenario, Unit
+from ..positions.position import Counter, Position
+from ..records.record import GameRecord
+from ..positions.stacking import overstacked, side_of as _side_of
 from .costs import ClassCosts, costs_by_class
 from .ledger import Ledger
 from .lookahead import steps_after

@@ -1,6 +1,6 @@
 """One small reader per kind of source file, each returning its part of the `Game` model.
 
-`validator.loader.READERS` is the table: `game.yaml` -> `read_game`, `map.yaml` -> `read_map`, ...
+`validator.source.loader.READERS` is the table: `game.yaml` -> `read_game`, `map.yaml` -> `read_map`, ...
 Each reader takes the file's located data (schema-checked, errata applied) and what the files read
 before it hold (`Parts`: the factor names, the dice, the grid, the tree's root), and returns a mapping
 of `Game` fields. The loader merges them into one `Game`. A reader raises `BuildError` for data the
@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Optional
 
 from . import schemas
-from .hexgrid import Board, Grid
+from ..geometry.hexgrid import Board, Grid
 from .model import (
     DRM, TEC, AfterCombat, Area, Arrival, Box, CombatRule, Deployment, Dice, DrmCondition, Errata, ErratumItem,
     Factors, Formation, Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, MixingRule, Nationality,
@@ -579,7 +579,7 @@ def read_errata(d, parts: Parts) -> Errata:
 # -- art.yaml ---------------------------------------------------------------------------------------
 
 class _Images:
-    """Each image the art names, inspected once (`validator.images.inspect`); every mention keeps its own Loc."""
+    """Each image the art names, inspected once (`validator.source.images.inspect`); every mention keeps its own Loc."""
 
     def __init__(self, root):
         self.root = root
@@ -636,7 +636,7 @@ def _sheet(s, images: _Images, markers: set) -> CounterSheet:
 
 def read_art(a, parts: Parts) -> dict:
     """art.yaml: each board's image and registration, counter images, counter sheets sliced by a grid.
-    Every image is inspected (`validator.images`); the checks judge what was found (HF20xx)."""
+    Every image is inspected (`validator.source.images`); the checks judge what was found (HF20xx)."""
     images = _Images(parts["root"])
     markers = {m.id for m in parts["markers"]}
     return dict(art=Art(

@@ -149,7 +149,7 @@ GAME = _obj(
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
     rules=_obj(
-        # every parameter here is typed in validator.model (StackingRule, MixingRule, ZocRule, CombatRule):
+        # every parameter here is typed in validator.source.model (StackingRule, MixingRule, ZocRule, CombatRule):
         # anything else is rejected rather than read and dropped
         stacking=_obj(limit=_intn, counts={"enum": ["units", "steps"]}, penalty=_sn),
         mixing={"type": "array", "items": _obj(

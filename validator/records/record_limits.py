@@ -1,5 +1,5 @@
 """The bounds on what a game record may hold, checked where a record is read (the VASSAL log reader,
-`compiler/vassal/vlog.py`, and the YAML record reader, `validator/record_yaml.py`).
+`compiler/vassal/vlog.py`, and the YAML record reader, `validator/records/record_yaml.py`).
 
 Each bound is far above what a played game holds and low enough that a file made to exhaust the audit
 (a die of 10^11 faces, a million empty steps, a hex id of 30 000 characters) is refused at once, with

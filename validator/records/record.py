@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from .position import Counter, Position, Where
+from ..positions.position import Counter, Position, Where
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 read back, or from a hand-written file, so a game can be audited without a VASSAL log.
 
 Reading is strict and located: an unknown key, a value of the wrong type, a value past one of the bounds
-of `validator.record_limits` or a move of a piece the record never placed is a `RecordError` naming
+of `validator.records.record_limits` or a move of a piece the record never placed is a `RecordError` naming
 file:line:col. A place is a hex id as printed or `[box name]`; hex ids must be quoted strings (YAML reads
 an unquoted 0301 as the octal number 193). A hand-written event may leave out what the record already
 knows: a counter's unit, side and state come from where the piece was last seen, a move's `from` from
@@ -16,10 +16,10 @@ from typing import Any, Optional
 import yaml
 
 from . import record_limits as limits
-from .model import Loc
-from .position import Counter, Position, Where
+from ..source.model import Loc
+from ..positions.position import Counter, Position, Where
 from .record import Chat, DieRoll, Event, GameRecord, Moved, Placed, Removed, StateChanged, Step, TurnChanged
-from .yamlsrc import EventReader, LocList, LocMap, SourceError
+from ..source.yamlsrc import EventReader, LocList, LocMap, SourceError
 
 FORMAT_KEY = "hexforge-record"
 FORMAT_VERSION = 1
@@ -284,7 +284,7 @@ def _piece_event(r: _Reading, kind: str, b: LocMap) -> Event:
 
 
 def _roll(b: LocMap) -> DieRoll:
-    """A roll within the bounds of `validator.record_limits`: the dice its name reads as, the faces."""
+    """A roll within the bounds of `validator.records.record_limits`: the dice its name reads as, the faces."""
     faces = _list(b.get("faces"), b.at("faces"), "'faces'")
     if not faces or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
         raise RecordError("'faces' lists each die's number", b.at("faces"))
@@ -354,7 +354,7 @@ def read_record(path) -> GameRecord:
 def record_from_yaml(text: str, source: str) -> GameRecord:
     """A GameRecord from YAML text; `source` names the file in errors and in the record. The text is read
     as a stream of YAML events, one start counter and one step at a time, so a long record is never held
-    as one node tree, and every bound of `validator.record_limits` is checked where its value is read."""
+    as one node tree, and every bound of `validator.records.record_limits` is checked where its value is read."""
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the text is more than {MAX_RECORD_BYTES} characters; a record is at most "
                           f"{MAX_RECORD_BYTES // (1024 * 1024)} MiB", Loc(source))

@@ -1,4 +1,4 @@
-"""The typed, immutable game model built by `validator.loader.load_game`.
+"""The typed, immutable game model built by `validator.source.loader.load_game`.
 
 Everything downstream (checks, module, charts, the log audit) is a function of a `Game`.
 Every record keeps the `Loc` it was read from so findings point at `file:line:col`.
@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Optional
 
 from .frozen import frozen
-from .hexgrid import Grid
+from ..geometry.hexgrid import Grid
 
 
 @frozen
@@ -628,7 +628,7 @@ class Location:
 
     def hex_refs(self) -> tuple[str, ...]:
         """Every hex ID this location writes (what the hex-ID checks validate). The hexes it covers,
-        in placing order, are `validator.locations.location_hexes`."""
+        in placing order, are `validator.geometry.locations.location_hexes`."""
         if self.hex:
             return (self.hex,)
         if self.any_of:
@@ -857,7 +857,7 @@ IMAGE_FAULTS = ("outside", "missing", "not-a-file", "too-large", "unreadable", "
 
 @frozen
 class ImageFile:
-    """An image the tree names, as the loader found it (`validator.images.inspect`): its facts, or the
+    """An image the tree names, as the loader found it (`validator.source.images.inspect`): its facts, or the
     fault that keeps it out (one of IMAGE_FAULTS, `detail` in words)."""
     path: str                                 # as written, relative to the tree
     loc: Loc = NOWHERE

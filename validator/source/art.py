@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .hexgrid import Board, Grid
+from ..geometry.hexgrid import Board, Grid
 from .model import Art, BoardArt, Face
 
 SQRT3_2 = 3 ** 0.5 / 2

@@ -12,8 +12,8 @@ from pathlib import Path as FsPath
 from typing import Optional
 
 from . import schemas
-from .codes import CODES
-from .diagnostics import Diagnostic
+from ..codes import CODES
+from ..diagnostics import Diagnostic
 from .errata import apply_errata as apply_patches
 from .model import Assumption, Game, Loc
 from .readers import (
@@ -160,7 +160,7 @@ def load_game(path, apply_errata: bool = True) -> tuple[Optional[Game], list[Dia
 
 # -- the model, one reader per file kind ----------------------------------------------------------
 
-# Each reader returns its part of the `Game` (validator/readers.py); read in this order, as a later one
+# Each reader returns its part of the `Game` (validator/source/readers.py); read in this order, as a later one
 # may need an earlier one's part (the tables their dice, the counters the factor names, the scenarios
 # the boards).
 READERS = {

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Optional
 
-from .frozen import frozen
-from .model import Game, MixingRule, TerrainType
+from ..source.frozen import frozen
+from ..source.model import Game, MixingRule, TerrainType
 from .position import Counter, Position, Where
 
 _TRIAL = Where(hex="trial")                    # where `may_join` stands a trial stack

@@ -8,7 +8,7 @@ checks judge it, and the module's set-up (.vsav) is written from it.
 - A counter's state is the placement's printed `state` (the tree's state names: reduced, dg, …).
 - A single-hex line puts all its units in that hex, as printed (the checks judge what it breaks).
   Those go first, so the lines that leave a choice see every fixed unit.
-- A location that is not a single hex (`validator.locations.location_hexes`) takes its units one
+- A location that is not a single hex (`validator.geometry.locations.location_hexes`) takes its units one
   at a time, in printed order, into the first of its hexes (in the location's order) that the
   unit `may_join` (stacking limit, no enemy, nationalities kept apart, terrain it may enter).
   With a limit of one that spreads them one per hex along a printed range.
@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from .frozen import frozen
-from .locations import in_play, location_hexes
-from .model import Arrival, Game, Location, Placement, Scenario, SetupGroup
+from ..source.frozen import frozen
+from ..geometry.locations import in_play, location_hexes
+from ..source.model import Arrival, Game, Location, Placement, Scenario, SetupGroup
 from .position import Counter, Position, Where
 from .stacking import may_join
 

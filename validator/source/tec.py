@@ -40,7 +40,7 @@ def _meaning(code: str, notes: dict) -> Optional[str]:
 
 
 def read_cost(cell, notes: dict) -> Cost:
-    """One printed movement cell -> a Cost (see `validator.model.Cost`)."""
+    """One printed movement cell -> a Cost (see `validator.source.model.Cost`)."""
     printed = str(cell).strip()
     footnotes = tuple(_FOOTNOTE.findall(printed))
     body = _FOOTNOTE.sub(" ", printed).strip()

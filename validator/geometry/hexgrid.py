@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple, Optional
 
-from .frozen import frozen
+from ..source.frozen import frozen
 
 SCHEMES = ("letters", "column-row", "map-column.row")
 SQRT3 = 3 ** 0.5

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .model import Game, Location, Scenario
+from ..source.model import Game, Location, Scenario
 
 
 def location_hexes(game: Game, location: Location) -> Optional[tuple[str, ...]]:

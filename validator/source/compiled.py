@@ -9,7 +9,7 @@ afresh, so an entry is never stale. The package directory is never written (it m
 an unwritable cache directory or an unreadable entry only costs the compilation, never the result.
 
 What is kept is code, and code is run only if hexforge wrote it for this user: an entry is read through
-`validator.cache_dir.read_entry`, which trusts it only in a folder of the user's own, in a file of the
+`validator.source.cache_dir.read_entry`, which trusts it only in a folder of the user's own, in a file of the
 user's own, writable by no one else, sealed with the user's secret key (a planted or copied entry is passed
 over, and said so). The code cannot be kept as data; what can, the loaded trees, is (compiler/game_cache.py).
 """
@@ -28,7 +28,7 @@ import fastjsonschema
 from .cache_dir import cache_dir, read_entry, write_entry
 
 # Bump when the way code is generated here changes (options below), so old entries are not used.
-GENERATOR = "3"                 # 3: entries sealed (validator.cache_dir)
+GENERATOR = "3"                 # 3: entries sealed (validator.source.cache_dir)
 
 # fastjsonschema names array items in its messages with '"...[{data_x}]".format(**locals())', at every
 # item; locals() copies a generated function's hundreds of variables each time. The same string as an
