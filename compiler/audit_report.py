@@ -142,9 +142,11 @@ def _stem(record: GameRecord) -> str:
 
 
 def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[ReportFinding], dice_stats: Sequence,
-                 board_renderer: Optional[BoardRenderer] = None, name: Optional[str] = None) -> Path:
+                 board_renderer: Optional[BoardRenderer] = None, name: Optional[str] = None,
+                 result: Optional[dict] = None) -> Path:
     """Write `<name>.html` (default: the log's file name), its pictures and its step-through page
-    (`<name>-steps.html`, with the game's map picture) into `out_dir`; returns the page."""
+    (`<name>-steps.html`, with the game's map picture) into `out_dir`; returns the page. `result`: the
+    victory standing when the log ends (the audit's `result`), shown under the title."""
     out = Path(out_dir)
     stem = name or _stem(record)
     renderer = board_renderer or render_board
@@ -157,15 +159,15 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
 
     surface = surface_of(game)
     pictured = [(i, f) for i, f in enumerate(findings) if f.severity == "error" and f.hexes]
-    positions = positions_at(record, (f.step for _, f in pictured if f.step is not None))
+    positions = positions_at(record, (f.step for _, f in pictured if f.step))
     pictures: dict[int, str] = {}
-    for i, f in pictured:
-        title = f"step {f.step}: {f.code}" if f.step is not None else f"start: {f.code}"
-        img = finding_picture(game, surface, board, f.hexes, step_moves(record, f.step, f.hexes),
-                              positions.get(f.step) if f.step is not None else record.start, title)
+    for i, f in pictured:                              # step 0 (or none): the log's start
+        title = f"step {f.step}: {f.code}" if f.step else f"start: {f.code}"
+        img = finding_picture(game, surface, board, f.hexes, step_moves(record, f.step, f.hexes) if f.step else [],
+                              positions.get(f.step) if f.step else record.start, title)
         if img is None:
             continue
-        file = f"{stem}-finding{i + 1}-step{f.step if f.step is not None else 0}.png"
+        file = f"{stem}-finding{i + 1}-step{f.step or 0}.png"
         write_atomic(out / file, png_bytes(img))
         pictures[i] = file
     steps_page = write_steps_page(out, stem, game, record, findings, board, positions_at, f"{stem}.html").name
@@ -176,6 +178,7 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
             f"<p>{_e(record.module or 'module not named')} · {_e(record.engine or 'engine not named')} · "
             f"{len(record.steps)} steps · {len(findings)} findings · "
             f"<a href=\"{_e(steps_page)}\">step through the game</a></p>"
+            + (f"<h2>Result</h2><p class=\"result\">{_e(result['text'])}</p>" if result else "") +
             f"<h2>Findings</h2>{_findings_html(findings, pictures, steps_page)}"
             f"<h2>Dice</h2>{_dice_html(dice_stats)}"
             f"<h2>Timeline</h2>{_timeline_html(record, flagged, namer(game))}</body></html>\n")

@@ -320,3 +320,17 @@ def test_a_log_of_another_game_cannot_be_audited():
     assert "Aachen: First to Fall 1.0" in res.output
     # near miss: the same log with its own game's tree is audited
     assert aachen(LOGS / "aachen_legal.vlog").exit_code == 0
+
+
+def test_the_report_page_shows_the_victory_standing(tmp_path):
+    """The audit's result (who is ahead when the log ends) is on the log's page as in the text and JSON."""
+    from compiler.cli import main as cli
+    fix = Path(__file__).resolve().parent / "fixtures" / "vlogs"
+    out = tmp_path / "r"
+    res = CliRunner().invoke(cli, ["audit", str(Path(__file__).resolve().parents[1] / "source" / "meuse"),
+                                   str(fix / "meuse_violations.vlog"), "--module", str(fix / "meuse.vmod"),
+                                   "-q", "--report", str(out)])
+    assert res.exit_code == 1
+    text = "not decided by the log (it ends in turn 2; the scenario ends with turn 6): Red 1 VP; Red needs 7 at the end"
+    assert f"meuse_violations.vlog: result: {text}" in res.stdout
+    assert f'<h2>Result</h2><p class="result">{text}</p>' in (out / "meuse_violations.html").read_text(encoding="utf-8")

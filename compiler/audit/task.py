@@ -47,7 +47,7 @@ def _write_page(setup: AuditSetup, game, record, result, name: str) -> str:
     from compiler.audit_report import write_report
     from validator.referee.dice import dice_stats
     return write_report(setup.report_dir, game, record, result.findings, dice_stats(record),
-                        board_renderer=_cached_board, name=name).name
+                        board_renderer=_cached_board, name=name, result=result.result).name
 
 
 def _cached_board(game, board_id: str):
