@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Optional, Protocol, Sequence
 
 from PIL import Image
 
+from validator.diagnostics import SHOWN
 from validator.source.model import Game
 from validator.positions.position import Position
 from validator.records.record import GameRecord, Moved
@@ -76,7 +77,7 @@ def _findings_html(findings: Sequence[ReportFinding], pictures: dict[int, str], 
         pic = f'<br><img src="{_e(pictures[i])}" alt="map around {_e(", ".join(f.hexes))}">' if i in pictures else ""
         step = (f'<a href="{_e(steps_page)}#step={f.step}">{f.step}</a>' if f.step is not None else "")
         rows.append(
-            f'<tr class="{_e(f.severity)}" id="finding-{i}"><td>{_e(f.code or "")}</td>'
+            f'<tr class="{_e(SHOWN.get(f.severity, f.severity))}" id="finding-{i}"><td>{_e(f.code or "")}</td>'
             f'<td>{_e(f.rule or "")}</td><td>{step}</td>'
             f'<td>{_e(", ".join(f.hexes))}</td><td>{_e(", ".join(f.units))}</td>'
             f'<td>{_e(f.message)}{pic}</td></tr>')

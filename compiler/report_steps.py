@@ -24,6 +24,7 @@ from typing import Callable, Optional, Sequence
 
 from PIL import Image
 
+from validator.diagnostics import SHOWN
 from validator.source.model import Game
 from validator.records.record import GameRecord, Moved
 from validator.records.record_text import events_text, namer
@@ -120,7 +121,7 @@ def page_data(game: Game, record: GameRecord, findings: Sequence, surface: Surfa
         "title": f"{Path(record.source).name}: {game.title}", "steps_total": len(record.steps),
         "hexes": hexes, "pieces": pieces, "dy": round(DY * scale, 1), "chip": CHIP_OFFSET, "corners": corners, "areas": areas,
         "start": [[c.piece, _place(w), sorted(c.state)] for c, w in record.start], "steps": out_steps,
-        "findings": [{"code": f.code or "", "severity": f.severity, "rule": f.rule or "", "step": f.step,
+        "findings": [{"code": f.code or "", "severity": SHOWN.get(f.severity, f.severity), "rule": f.rule or "", "step": f.step,
                       "message": f.message, "hexes": [h for h in f.hexes if h in hexes]} for f in findings],
     }
 
@@ -171,7 +172,7 @@ main{display:flex;flex:1;min-height:0}
 aside{width:360px;overflow:auto;border-left:1px solid #bbb;padding:6px 10px;font-size:13px}
 aside h2{font-size:14px;margin:6px 0}
 aside h3{font-size:13px;margin:10px 0 4px}
-.error{color:#b00000}.warning{color:#8a5a00}.info{color:#555}
+.error{color:#b00000}.warning{color:#8a5a00}.note{color:#555}
 #timeline li{cursor:pointer;padding:1px 2px}
 #timeline li.flagged{background:#fde8e8}
 #timeline li.current{outline:2px solid #333}
