@@ -26,7 +26,7 @@ from validator.records.record_text import events_text, namer
 from validator.referee.chain import positions_at
 
 from .atomic import write_atomic
-from .render.boards import png_bytes, render_board
+from .render.boards import png_bytes, report_board
 from .report_map import finding_picture, surface_of
 from .report_steps import write_steps_page
 
@@ -150,7 +150,7 @@ def write_report(out_dir, game: Game, record: GameRecord, findings: Sequence[Rep
     victory standing when the log ends (the audit's `result`), shown under the title."""
     out = Path(out_dir)
     stem = name or _stem(record)
-    renderer = board_renderer or render_board
+    renderer = board_renderer or report_board
     boards: dict[str, Image.Image] = {}
 
     def board(bid: str) -> Image.Image:

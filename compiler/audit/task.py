@@ -9,7 +9,7 @@ from .chain import previous_of
 from .read import Unreadable, other_game, read_any
 from .setup import AuditSetup, CannotRun, LogResult, loaded, module_name
 
-_BOARDS: dict[tuple[str, str], object] = {}
+_BOARDS: dict[tuple[int, str], tuple[object, object]] = {}
 
 
 def audit_task(setup: AuditSetup, log: str, page: Optional[str], before: Optional[str] = None) -> LogResult:
@@ -51,9 +51,9 @@ def _write_page(setup: AuditSetup, game, record, result, name: str) -> str:
 
 
 def _cached_board(game, board_id: str):
-    """A board's picture, rendered once per process however many pages show it."""
-    from compiler.render.boards import render_board
-    key = (game.id, board_id)
-    if key not in _BOARDS:
-        _BOARDS[key] = render_board(game, board_id)
-    return _BOARDS[key]
+    """A board's picture (the author's art where it has one), made once per process however many pages show it."""
+    from compiler.render.boards import report_board
+    key = (id(game), board_id)            # this game's, not another tree's of the same id
+    if key not in _BOARDS or _BOARDS[key][0] is not game:
+        _BOARDS[key] = (game, report_board(game, board_id))   # the game kept: its id cannot be reused
+    return _BOARDS[key][1]

@@ -317,6 +317,45 @@ def board_picture(game, board_id: str, scale: float = 1.0) -> BoardPicture:
     return BoardPicture(img, scale, lay)
 
 
+def report_board(game, board_id: str) -> Image.Image:
+    """Board `board_id` in the drawn board's frame (`layout_for`: its size, each hex where hexforge draws
+    it), showing what the module shows: the author's art where art.yaml gives one, so that a report's
+    rings and arrows, drawn on that frame, fall on the printed hexes; else the drawing itself."""
+    board = game.grid.board(board_id)
+    placed, drawn = placed_layout(game, board), layout_for(game, board)
+    b = board.columns, board.rows
+    if not isinstance(placed, ArtLayout) or b[0][0] == b[0][1] or b[1][0] == b[1][1]:
+        return render_board(game, board_id)          # (a board one hex wide fixes no affine map)
+    pic = board_picture(game, board_id, 1 / placed.scale)     # about the drawn size: a clean downscale
+    return pic.image.convert("RGB").transform(drawn.size, Image.AFFINE, _drawn_to_art(pic, drawn),
+                                              Image.BICUBIC, fillcolor=(255, 255, 255))
+
+
+def _drawn_to_art(pic: BoardPicture, drawn: BoardLayout) -> tuple[float, ...]:
+    """The affine map from the drawn frame's pixels to the picture's (PIL's transform takes it that way
+    round), fixed by three hexes not in one line: both layouts are regular grids of the same hexes."""
+    board = drawn.board
+    c0, r0 = board.columns[0], board.rows[0]
+    c1, r1 = c0 + 2 if board.contains(c0 + 2, r0) else c0 + 1, r0 + 1   # an unshifted column, if any
+    hexes = [(c0, r0), (c1, r0), (c0, r1)]
+    src = [drawn.exact_centre(c, r) for c, r in hexes]
+    dst = [tuple(v * pic.scale for v in pic.layout.exact_centre(c, r)) for c, r in hexes]
+    return _affine(src, dst)
+
+
+def _affine(src, dst) -> tuple[float, ...]:
+    """(a, b, c, d, e, f) with x' = a x + b y + c, y' = d x + e y + f taking the three points src to dst."""
+    (x0, y0), (x1, y1), (x2, y2) = src
+    det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+    out = []
+    for k in (0, 1):
+        v0, v1, v2 = dst[0][k], dst[1][k], dst[2][k]
+        a = ((v1 - v0) * (y2 - y0) - (v2 - v0) * (y1 - y0)) / det
+        b = ((x1 - x0) * (v2 - v0) - (x2 - x0) * (v1 - v0)) / det
+        out += [a, b, v0 - a * x0 - b * y0]
+    return tuple(out)
+
+
 def _poly_at(lay: BoardLayout, x: float, y: float, inset: float) -> list[tuple[float, float]]:
     hw, hh = HALF_W - inset, DY / 2 - inset
     pts = [(hw, 0), (hw / 2, hh), (-hw / 2, hh), (-hw, 0), (-hw / 2, -hh), (hw / 2, -hh)]
