@@ -1,12 +1,14 @@
 """Run `hexforge` as a whole process, as a user's shell runs it, and measure what the run took: its CPU time
-(user and system), wall seconds and the peak resident memory of that process alone (wait4's rusage). A case
+(user and system, wait4's rusage), wall seconds and the peak resident memory of that process alone: the
+kernel's high-water mark of its own memory (VmHWM in /proc/self/status), which the process writes as it
+exits. (rusage's ru_maxrss would not do: Linux counts in it the memory of the process that forked it, so a
+child of a pytest grown large would seem large.) A case
 made to exhaust hexforge is refused within `SECONDS` of CPU and `PEAK_MB`, and within `WALL_SECONDS` as the
 clock goes (the machine is shared: its load stretches the wall time, not the CPU time); an address-space limit
 and a timeout keep a case that regresses from taking the machine with it (the run is killed, the test fails)."""
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -40,17 +42,31 @@ class Run:
                 f"stdout: {self.stdout[:2000]}\nstderr: {self.stderr[:2000]}")
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+# Run as the child: the address-space limit, the high-water mark written at exit, then hexforge's own
+# command line as `python -m compiler.cli` runs it.
+_CHILD = f"""
+import atexit, resource, runpy, sys
+resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE}, {ADDRESS_SPACE}))
+peak_file = sys.argv.pop(1)
+def _peak():
+    with open("/proc/self/status") as f:
+        kb = next((line.split()[1] for line in f if line.startswith("VmHWM:")), "")
+    with open(peak_file, "w") as out:
+        out.write(kb)
+atexit.register(_peak)
+sys.argv[0] = "hexforge"
+runpy.run_module("compiler.cli", run_name="__main__", alter_sys=True)
+"""
 
 
 def hexforge(*args, cwd: Path, env: dict | None = None) -> Run:
     """`python -m compiler.cli ARGS` in `cwd`, hexforge imported from this checkout."""
     environ = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as tmp:
+        peak_file = Path(tmp) / "peak"
         t0 = time.monotonic()
-        p = subprocess.Popen([sys.executable, "-m", "compiler.cli", *map(str, args)], cwd=cwd, env=environ,
-                             stdout=out, stderr=err, stdin=subprocess.DEVNULL, preexec_fn=_limits)
+        p = subprocess.Popen([sys.executable, "-c", _CHILD, str(peak_file), *map(str, args)], cwd=cwd, env=environ,
+                             stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
             if pid:
@@ -64,5 +80,7 @@ def hexforge(*args, cwd: Path, env: dict | None = None) -> Run:
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
+        kb = peak_file.read_text() if peak_file.exists() else ""
+        peak_kb = int(kb) if kb.isdigit() else usage.ru_maxrss       # killed before it could write: rusage
         return Run(p.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                   seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+                   seconds, usage.ru_utime + usage.ru_stime, peak_kb / 1024)

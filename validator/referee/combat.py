@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 
 from ..source.model import DRM, Game, SideEffect, Unit
 from ..positions.position import Counter, Position
+from ..positions.stacking import side_of
 from ..records.record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
 from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_holds, drm_counts, hex_markers,
                              hexside_readings, map_known, shift_span, strength_range, table_drm_features,
@@ -427,8 +428,8 @@ def battle_strengths(b: "_Battle", ct: CombatTable, attackers: Sequence[str], de
     def units(pieces, factors):
         return [(position.counter(p), position.where(p).hex, f, markers.get(position.where(p).hex, ()), shown)
                 for p, f in zip(pieces, factors)]
-    a, why_a = strength_range(game, ct.table, units(attackers, att), "attack", lambda c: _side_of(game, c))
-    d, why_d = strength_range(game, ct.table, units(defenders, dfn), "defense", lambda c: _side_of(game, c))
+    a, why_a = strength_range(game, ct.table, units(attackers, att), "attack", lambda c: side_of(game, c))
+    d, why_d = strength_range(game, ct.table, units(defenders, dfn), "defense", lambda c: side_of(game, c))
     if multiplier is None:
         d, why_d = (d[0], None), why_d + ("the defender's terrain",)
     else:
@@ -576,13 +577,6 @@ def tables_for_roll(game: Game, roll: DieRoll, side: Optional[str]) -> list[Comb
 
 
 # -- the battle --
-def _side_of(game: Game, c: Counter) -> Optional[str]:
-    if c.side:
-        return c.side
-    u = game.unit(c.unit)
-    return u.side if u else None
-
-
 NON_COMBAT = "non-combat"             # a unit flag: takes no part in battles
 
 
@@ -597,7 +591,7 @@ def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: 
     `stacks`: the position's stacks where the caller has them (one pass over the position, not one a hex)."""
     here = position.at(hex_id) if stacks is None else stacks.get(hex_id, ())
     return [c.piece for c in here
-            if _fights(game, c) and (s := _side_of(game, c)) is not None and (s == side) == phasing]
+            if _fights(game, c) and (s := side_of(game, c)) is not None and (s == side) == phasing]
 
 
 def _adjacent_attackers(game: Game, position: Position, hex_id: str, side: str,
@@ -609,7 +603,7 @@ def _hexes_of(game: Game, position: Position, side: str, pieces: Iterable[str]) 
     hit: list[str] = []
     for p in pieces:
         c, w = position.counter(p), position.where(p)
-        if c and w and w.hex and _fights(game, c) and _side_of(game, c) not in (None, side) and w.hex not in hit:
+        if c and w and w.hex and _fights(game, c) and side_of(game, c) not in (None, side) and w.hex not in hit:
             hit.append(w.hex)
     return hit
 
@@ -629,7 +623,7 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
         return sorted(moved), False          # which of them retreated from a battle (if any) is not known
     stacks = stacks if stacks is not None else position.stacks()
     out = [h for h, stack in stacks.items()
-           if any(_fights(game, c) and _side_of(game, c) not in (None, side) for c in stack)
+           if any(_fights(game, c) and side_of(game, c) not in (None, side) for c in stack)
            and _adjacent_attackers(game, position, h, side, stacks)]
     return sorted(out), False
 
@@ -845,7 +839,7 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
     paths = {p: x.path for p, x in b.losses.items() if x.moved}
     removed = frozenset(p for p, x in b.losses.items() if x.removed)
     others = [p for p, x in b.losses.items() if x.moved and not x.removed and p not in movers
-              and (c := b.position.counter(p)) is not None and c.kind == "unit" and _side_of(b.game, c) == b.side]
+              and (c := b.position.counter(p)) is not None and c.kind == "unit" and side_of(b.game, c) == b.side]
     adjacent = frozenset(_adjacent_attackers(b.game, b.position, hex_id, b.side, b.stacks))
     used = b.limits.attackers if b.limits.attack_once else frozenset()
     return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed, paths,
@@ -969,7 +963,7 @@ def _by_cheapest(hexes: list[str], limits: Limits) -> list[str]:
 def _search(b: _Battle, hex_id: str) -> _Tally:
     """Every reading of the battle against one hex, pass by pass, until one fits outright."""
     tally = _Tally()
-    movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and _side_of(b.game, c) == b.side
+    movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and side_of(b.game, c) == b.side
                  for p, x in b.losses.items())
     for ps in PASSES:
         if ps.clean is False and not (b.limits.attack_once or b.limits.defend_once):
@@ -1188,7 +1182,7 @@ def _outside(b: _Battle, h: str, adjacent: list[str]) -> tuple:
         c, w = b.position.counter(p), b.position.where(p)
         if c is None or c.kind != "unit" or w is None or w.hex is None or not _fights(b.game, c):
             continue
-        mine = _side_of(b.game, c) == b.side
+        mine = side_of(b.game, c) == b.side
         if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not (x.removed or x.reduced)):
             continue                          # in the battle; a phasing unit's move is an advance's question
         if not (x.removed or x.reduced) and not _moves_judged(b):

@@ -15,8 +15,10 @@ from typing import Optional
 
 from ..source.model import AfterCombat, Game, SideEffect
 from ..positions.position import Position
+from ..positions.stacking import side_of
 from .combat_terrain import map_known, side_features
 from .costs import class_costs
+from .movement import zoc_certainty
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 NO_ZOC = "no-zoc"                              # a unit flag: exerts no ZOC
@@ -36,10 +38,7 @@ class RetreatMap:
 
     def _side(self, piece: str) -> Optional[str]:
         c = self.position.counter(piece)
-        if c is None:
-            return None
-        u = self.game.unit(c.unit)
-        return c.side or (u.side if u else None)
+        return side_of(self.game, c) if c is not None else None
 
     def _others(self, side: Optional[str], mode: str) -> tuple[set[str], set[str]]:
         """Hexes holding enemy units, and hexes in their ZOC, under a mode (one pass over the position per
@@ -52,12 +51,12 @@ class RetreatMap:
     def _read_others(self, side: Optional[str], mode: str) -> tuple[set[str], set[str]]:
         enemy, zoc = set(), set()
         z = self.game.rules.zoc
-        zoc_certain = self.game.rules.zoc.model == "standard" and not (z and z.exerted_by == "unknown")
+        zoc_certain = zoc_certainty(self.game)[0]         # an assumed ZOC condemns no retreat
         for c, w in self.position.units():
             if not w.hex or c.kind != "unit":
                 continue
             u = self.game.unit(c.unit)
-            s = c.side or (u.side if u else None)
+            s = side_of(self.game, c)
             if s == side and side is not None:
                 continue
             if (s is None or side is None) and mode == LENIENT:
