@@ -120,6 +120,33 @@ def test_a_reinforcement_one_hex_beyond_its_area_is_legal(meuse):
     assert _errors(r.audit()) == []
 
 
+def test_a_reinforcement_from_its_own_area_half_an_mp_too_far_is_over_its_allowance(meuse):
+    """Red 4th Engineers (MA 4, red-centre B16.10-B16.11) dragged from its box to B8.10 along the N4: 1/2 MP
+    for the road hex B16.11 and 4 MP for the eight road hexes after it. It came in at its own area (nothing
+    nearer another entry area): the fault is the allowance (4.1), not the entry (11.2)."""
+    r = Record(meuse, "1")
+    r.next_phase(6)                                       # turn 2, Red Movement Phase
+    step = r.move("red-4rd-eng", "B8.10")
+    assert _errors(r.audit()) == [(step, "HF1201", ("B16.11", "B8.10"), ("4th Engineer Battalion",))]
+    r = Record(meuse, "1")
+    r.next_phase(6)
+    r.move("red-4rd-eng", "B9.11")                        # near miss: one road hex less, 4 MP
+    assert _errors(r.audit()) == []
+
+
+def test_a_reinforcement_in_the_wrong_phase_is_that_fault_alone(meuse):
+    """Brought on in the Red Combat Phase (11.1) from its own area one hex on (B16.11, then B15.11): the
+    phase is wrong, where it entered is not (its way in is costed as in its movement phase)."""
+    r = Record(meuse, "1")
+    r.next_phase(7)                                       # turn 2, Red Combat Phase
+    step = r.move("red-4rd-eng", "B15.11")
+    assert _errors(r.audit()) == [(step, "HF1406", ("B15.11",), ("4th Engineer Battalion",))]
+    r = Record(meuse, "1")
+    r.next_phase(7)
+    step = r.move("red-4rd-eng", "B15.17")                # at red-south's edge, nearer it than red-centre
+    assert [x[1] for x in _errors(r.audit())] == ["HF1402", "HF1406"]
+
+
 # -- the scenario's length (12.1) --
 
 def _turn6_blue_exploitation(meuse, scenario: str) -> Record:
@@ -128,14 +155,24 @@ def _turn6_blue_exploitation(meuse, scenario: str) -> Record:
 
 def test_play_after_the_scenarios_last_turn(meuse):
     r = _turn6_blue_exploitation(meuse, "1")
-    step = r.next_phase()                                 # turn 7, Red Movement Phase: scenario 1 ends with 6
-    r.move("red-4rd-12", "B8.14")
+    r.next_phase()                                        # turn 7, Red Movement Phase: scenario 1 ends with 6
+    step = r.move("red-4rd-12", "B8.14")
+    r.move("red-4rd-12", "B8.15")
     r.next_phase()
-    found = [(f.step, f.code) for f in r.audit("6", "blue-exploitation").findings if f.code == "HF1701"]
-    assert found == [(step, "HF1701")]                    # once, where the marker goes past
-    (f,) = [f for f in r.audit("6", "blue-exploitation").findings if f.code == "HF1701"]
-    assert (f.rule, f.message) == ("12.1", "the turn marker moves to turn 7, after scenario 1's last turn 6: play "
-                                           "after it does not count")
+    found = [f for f in r.audit("6", "blue-exploitation").findings if f.code == "HF1701"]
+    assert [(f.step, f.rule, f.units) for f in found] == [(step, "12.1", ("12th Rifle Regiment",))]   # once
+    assert found[0].message == ("12th Rifle Regiment moves in turn 7, after scenario 1's last turn 6: play after "
+                                "it does not count")
+
+
+def test_a_game_closed_by_moving_the_marker_past_the_last_turn_is_no_fault(meuse):
+    """How a VASSAL game ends: the marker moved on from turn 6's last phase, nothing played after it."""
+    r = _turn6_blue_exploitation(meuse, "1")
+    r.next_phase()
+    r.next_phase()
+    audit = r.audit("6", "blue-exploitation")
+    assert [f for f in audit.findings if f.code == "HF1701"] == []
+    assert audit.result["decided"] and audit.result["winner"] == "blue"     # Red holds no 7 VP
 
 
 def test_turn_seven_of_the_eight_turn_scenario_is_legal(meuse):

@@ -61,14 +61,14 @@ def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
                                                             TurnChanged, Chat)}
     combat = {"HF1501", "HF1502", "HF1503", "HF1504", "HF1505", "HF1506", "HF1507", "HF1508", "HF1509", "HF1510",
               "HF1511", "HF1512", "HF1513", "HF1590", "HF1591", "HF1592", "HF1904"}
-    assert on[DieRoll] == combat                          # the battle a roll settled, and nothing else
+    assert on[DieRoll] == combat | {"HF1701"}             # the battle a roll settled, and play after the end
     assert {"HF1101", "HF1201", "HF1202", "HF1206", "HF1104", "HF1106", "HF1401"} <= on[Moved]
     assert "HF1904" not in on[Moved] and "HF1104" not in on[Placed]
     arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
     entry_moves = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1206"}      # the entry's first move (11.2)
-    assert on[Placed] == arrivals | entry_moves             # a unit entering the map
-    assert on[Removed] == on[StateChanged] == {"HF1106"}  # touching the other side's pieces
-    assert on[TurnChanged] == {"HF1701"} and on[Chat] == set()
+    assert on[Placed] == arrivals | entry_moves | {"HF1701"}    # a unit entering the map
+    assert on[Removed] == on[StateChanged] == {"HF1106", "HF1701"}  # the other side's pieces; after the end
+    assert on[TurnChanged] == set() and on[Chat] == set()
     every = {c for c, r in all_rules().items() if r.on == "event"}
     assert set().union(*on.values()) == every             # no event rule is left without an event
 
@@ -96,7 +96,8 @@ def test_only_an_event_rule_names_event_types():
 def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
     from validator.records.record import Moved, Placed
     from validator.referee import rules_on_event
-    on = {r: {x.code for x in rules_on_event(Moved, r)} for r in ("move", "after-combat", "unread", "entry", "other")}
+    on = {r: {x.code for x in rules_on_event(Moved, r)} - {"HF1701"}    # play after the end: any reading
+          for r in ("move", "after-combat", "unread", "entry", "other")}
     movement = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1205", "HF1206"}
     arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
     assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1408"}    # no sequence rule
@@ -105,8 +106,8 @@ def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
     entry_moves = movement - {"HF1205"}                                # a reinforcement's entry and first move
     assert on["entry"] == arrivals | entry_moves | {"HF1106"}
     assert on["other"] == {"HF1106"}                                   # a marker, a move off the map
-    assert {x.code for x in rules_on_event(Placed, "entry")} == arrivals | entry_moves
-    assert {x.code for x in rules_on_event(Moved)} == set().union(*on.values())   # None: read any way
+    assert {x.code for x in rules_on_event(Placed, "entry")} == arrivals | entry_moves | {"HF1701"}
+    assert {x.code for x in rules_on_event(Moved)} == set().union(*on.values()) | {"HF1701"}   # None: any way
 
 
 def test_a_reading_must_be_one_the_replay_makes():

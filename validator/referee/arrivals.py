@@ -173,8 +173,11 @@ def arrival_wrong_entry(v) -> Optional[Verdict]:
     ## What it checks
     A reinforcement's first drag ends outside its entry area, and (where the sequence of play says in
     which phases reinforcements arrive, and the move is costed) no reading lets it enter at a hex of
-    its area and move there within its allowance; where the phases or costs are not known, any hex
-    outside the area.
+    its area and move there within its allowance, and it ends nearer another entry area than its own (nearer
+    its own, it came in there and moved too far: HF1201 says so); outside the phases it arrives in it is
+    costed alike (HF1406 says the phase). Where the sequence does not say when reinforcements arrive, its move is not costed:
+    only a hex farther from its area than its allowance takes it at the TEC's cheapest cost a hex is
+    certain; any other hex outside the area is a note.
     ## Why
     A reinforcement enters the map at a hex of its entry area, paying that hex's cost, then moves
     normally (Meuse 11.2). A drag from the box to a hex beyond the area is one drag of VASSAL for what
@@ -205,7 +208,14 @@ def arrival_wrong_entry(v) -> Optional[Verdict]:
     if mv is not None and mv.fault() != WRONG_ENTRY:
         return None                            # entered in its area and moved on: the movement rules judge it
     e = min(due, key=lambda e: e.turn_index)
-    why = _why_not_from_area(v, mv)
+    if mv is None:
+        why = _may_not_move(v, due) or _beyond_any_reach(v, c, h, due)
+        if why is None:
+            return partly(f"{v.label(c)} enters at {h}, outside its entry area: whether it entered there and moved "
+                          "on is not judged (the sequence of play does not say in which phase it arrives, so "
+                          "its move is not costed)")
+    else:
+        why = _why_not_from_area(v, mv)
     return found(Finding(
         message=f"{v.label(c)} enters at {h}; its order of arrival (turn {e.turn}) brings it in at {e.entry}{why}",
         hexes=(h,) + tuple(sorted(e.hexes or ()))[:4], units=(v.label(c),), rule=e.entry_rule, side=v.side_of(c)))
@@ -231,6 +241,29 @@ def _condition_notes(v, c, e: ArrivalLine) -> tuple[str, ...]:
     if t.roll_dice:
         out.append(f"{v.label(c)}: the arrival's roll ({t.roll_dice}, {t.roll_rule or t.rule}) is not judged")
     return tuple(out)
+
+
+def _may_not_move(v, due) -> Optional[str]:
+    """Why the unit cannot have moved on from its entry hex: every due line forbids a move this turn."""
+    rules = [e.terms.no_move_rule or e.terms.rule for e in due
+             if e.terms is not None and e.terms.no_move_turn is not None and e.terms.no_move_turn == v.turn]
+    if len(rules) < len(due):
+        return None
+    return f", and it may not move on turn {v.turn} ({rules[0]})"
+
+
+def _beyond_any_reach(v, c, h: str, due) -> Optional[str]:
+    """Why no entry at any hex of the due lines' areas can reach h on the unit's allowance even at the
+    TEC's cheapest cost for every hex after the entry hex (no path can be cheaper); None where one might."""
+    ma, cheapest = v.look.allowance(c), v.look.class_costs(c).cheapest
+    area = {x for e in due for x in (e.hexes or ())}
+    if ma is None or not cheapest or not area or any(e.hexes is None for e in due):
+        return None
+    near = [d for x in area if (d := v.grid.distance(x, h)) is not None]
+    if len(near) < len(area) or min(near) * cheapest <= ma:
+        return None
+    return (f", {min(near)} hexes from the nearest hex of that area: more than its movement allowance of "
+            f"{mp(ma)} takes it even at {mp(cheapest)} MP a hex")
 
 
 def _why_not_from_area(v, mv) -> str:

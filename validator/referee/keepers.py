@@ -18,12 +18,15 @@ from .ledger import Entry, Leg, Removal, Roll, drop, put
 from .movement import MoveReading, splits_in_two
 from .order import keep_order
 from .lookahead import steps_after
-from .scenario import control_after
+from .scenario import control_after, is_play, past_last_turn
 from .stacking import still_open
 
 
 def read_event(r: "Replay", step: Step, ev) -> None:
     _READ.get(type(ev), _piece)(r, step, ev)
+    if r.ledger.played_after_end is None and is_play(r.look.game, ev) and \
+            past_last_turn(r.look.game, r.facts.scenario, r.ledger.turn):
+        r.ledger = r.ledger.with_(played_after_end=step.index)
 
 
 # -- the turn, the chat, the dice --
@@ -86,6 +89,8 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
         reading = _entry_phase(r, step, ev)
         if reading is not None:
             _start_entry_leg(r, step, ev, reading[0])
+        elif r.tracker.knows_arrivals():     # outside its arrival phase (HF1406): its way in is costed alike
+            _start_entry_leg(r, step, ev, r.tracker.current())
         return "entry", reading
     return "other", None
 

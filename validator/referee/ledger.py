@@ -104,6 +104,7 @@ class Ledger:
     open_mixes: Mapping[tuple, OpenStack] = field(default_factory=dict)
     rolls: tuple[Roll, ...] = ()
     phase_end_step: int = 0
+    played_after_end: Optional[int] = None                            # the step of the first play after the last turn
 
     def with_(self, **changes) -> "Ledger":
         return replace(self, **changes)

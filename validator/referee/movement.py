@@ -163,7 +163,7 @@ class MoveReading:
         if not self.judgeable:
             return None
         if not self.within(self.cost):
-            return WRONG_ENTRY if self.beyond_entry() else ALLOWANCE
+            return WRONG_ENTRY if self.beyond_entry() and self.nearer_another_area() else ALLOWANCE
         if self.onto() and not self.enemy_leaves:
             return ONTO_ENEMY
         enemy = self.enemy()
@@ -178,6 +178,19 @@ class MoveReading:
         e = self.leg.entry
         return self.leg.start is None and len(self.leg.ends) == 1 and e is not None and \
             e.hexes is not None and self.leg.ends[0] not in e.hexes
+
+    def nearer_another_area(self) -> bool:
+        """The drag from the box ends nearer another entry area than its own: it came in at the wrong one
+        (HF1402); else it came in at its own and went too far (HF1201)."""
+        own, end, grid = self.leg.entry.hexes, self.leg.ends[0], self.look.game.grid
+        others = [x for a in self.look.game.places.areas if a.kind == "entry" and a.hexes
+                  and not own.intersection(a.hexes) for x in a.hexes]
+        if not others:
+            return False
+        def nearest(hexes):
+            return min((d for x in hexes if (d := grid.distance(x, end)) is not None), default=None)
+        mine, other = nearest(own), nearest(others)
+        return mine is None or (other is not None and other < mine)
 
     def _zoc_fault(self) -> bool:
         zoc = self.zoc()

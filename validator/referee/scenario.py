@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Optional
 
-from ..records.record import Moved, Placed, TurnChanged
+from ..records.record import DieRoll, Moved, Placed, Removed, StateChanged
 from ..positions.stacking import side_of
 from . import Finding, Verdict, found, rule
 from .ledger import put
@@ -160,31 +160,55 @@ def _standing_text(v, terms, points: dict, decided: bool, winner: Optional[str])
             f"{held}" + (f"; {need} at the end" if need else ""))
 
 
+def is_play(game, ev) -> bool:
+    """A move, an entry, a removal or a flip of a unit, or a roll of the dice: what playing on does (the
+    turn marker, a chat line, a marker tidied away are not play)."""
+    if isinstance(ev, DieRoll):
+        return True
+    c = getattr(ev, "counter", None)
+    return c is not None and c.kind == "unit"
+
+
 @rule("HF1701", "play-after-last-turn", "error",
-      "the scenario ends with its last turn: stop the game there and count victory", events=(TurnChanged,))
+      "the scenario ends with its last turn: stop the game there and count victory",
+      events=(Moved, Placed, Removed, StateChanged, DieRoll))
 def play_after_last_turn(v) -> Optional[Verdict]:
-    """The turn marker moves past the scenario's last turn.
+    """A unit moved, entered, removed or flipped, or the dice rolled, after the scenario's last turn.
 
     ## What it checks
-    The first turn change of the log into a turn after the scenario's `last_turn`.
+    The log's first play (a unit's move, entry, removal or change of state, or a die roll) after the turn
+    marker has gone past the scenario's `last_turn`. The marker moving on is how a game is closed and is
+    no fault; only what is played after it.
     ## Why
     A scenario lasts the turns it names (Meuse 12.1: turns 1 to 6); victory is counted at the end of
     its last turn, and what is played after it does not count.
     ## Reads
     the scenario's `first_turn` and `last_turn`, the turn track.
     ## Violation
-    Meuse scenario 1: the turn marker advanced from turn 6 to turn 7 and Red moves on.
+    Meuse scenario 1: the turn marker advanced from turn 6 to turn 7 and Red moves a unit.
     ## Near miss
-    Scenario 2 (turns 1 to 8) advancing to turn 7.
+    The marker advanced from turn 6 to turn 7 and nothing played after it (the game closed); scenario 2
+    (turns 1 to 8) playing turn 7.
     """
-    ev = v.event
-    if v.scenario is None or not past_last_turn(v.game, v.scenario, ev.turn):
+    if v.scenario is None or v.ledger.played_after_end is not None or not is_play(v.game, v.event):
         return None
-    if past_last_turn(v.game, v.scenario, v.reading):
-        return None                            # reported when the marker first went past (v.reading: the turn left)
-    return found(Finding(message=f"the turn marker moves to turn {ev.turn}, after scenario {v.scenario.id}'s last "
-                                 f"turn {v.scenario.last_turn}: play after it does not count",
-                         rule=v.scenario.rule))
+    if not past_last_turn(v.game, v.scenario, v.ledger.turn):
+        return None
+    ev = v.event
+    c = getattr(ev, "counter", None)
+    name = v.look.label(c) if c is not None else ""
+    what = {Moved: f"{name} moves", Placed: f"{name} enters", Removed: f"{name} is removed",
+            StateChanged: f"{name} changes state"}.get(type(ev), "the dice are rolled")
+    return found(Finding(message=f"{what} in turn {v.ledger.turn}, after scenario {v.scenario.id}'s last turn "
+                                 f"{v.scenario.last_turn}: play after it does not count",
+                         rule=v.scenario.rule, units=(name,) if name else (), hexes=_hexes_of(ev)))
+
+
+def _hexes_of(ev) -> tuple[str, ...]:
+    if isinstance(ev, Moved):
+        return tuple(h for h in (ev.src.hex, ev.dst.hex) if h)
+    where = getattr(ev, "where", None)
+    return (where.hex,) if where is not None and where.hex else ()
 
 
 @rule("HF1702", "victory-standing", "info",
