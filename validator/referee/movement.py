@@ -211,12 +211,22 @@ class MoveReading:
     def certain(self) -> bool:
         """The fault is certain: an error."""
         f = self.fault()
-        return f in (PROHIBITED, WRONG_ENTRY, ALLOWANCE, THROUGH_ENEMY, ONTO_ENEMY) or (f == ZOC and self.zoc_certain)
+        return f in (PROHIBITED, WRONG_ENTRY, ALLOWANCE, THROUGH_ENEMY, ONTO_ENEMY) or \
+            (f == ZOC and self.zoc_certain and not self.zoc_stop_ends_a_phase())
 
     def condemns(self) -> bool:
         """The leg is condemned (later drags of it are not judged again): a certain fault, or a ZOC fault
         resting on an assumption the tree declares (a warning, not repeated at each later drag)."""
-        return self.certain() or (self.fault() == ZOC and self.zoc_level == ASSUMED)
+        return self.certain() or (self.fault() == ZOC and self.zoc_level == ASSUMED and not self.zoc_stop_ends_a_phase())
+
+    def zoc_stop_ends_a_phase(self) -> bool:
+        """The one drag that ended in an enemy ZOC may have ended the unit's move of one movement phase, the
+        drags after it being its move in a later one (the phase inferred): the stop lasts only for the rest
+        of the phase (Meuse 6.2) and a unit starting in a ZOC may leave it (6.3)."""
+        stops = [i for i, h in enumerate(self.leg.ends[:-1]) if h in self.zoc()]
+        if len(stops) != 1 or self.cost is None or self.cost.total is None or len(self.stopped()) != 1:
+            return False                       # (an entry hex in a ZOC is within one drag)
+        return self.splittable(self.cost.segs, self.ma, stops[0])
 
 
 def _zoc_cost(look, c) -> Optional[Fraction]:
@@ -533,7 +543,9 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
     ## What it checks
     Under the standard ZOC model, a drag ended in a hex next to an enemy unit and the unit was dragged
     on (or a reinforcement entered at such a hex and went on), or every path within the allowance
-    goes on through such a hex. Where the tree does not say which units exert a ZOC, a note.
+    goes on through such a hex. Where the tree does not say which units exert a ZOC, a note; where the
+    phase is inferred and the one drag ending in the ZOC may have ended the unit's move of one movement
+    phase (the drags after it a later one's), a note: the stop lasts only for the rest of the phase.
     ## Why
     A unit that enters an enemy ZOC hex must stop there for the rest of the phase (Meuse 6.2, 11.2); a
     unit that starts its move in an enemy ZOC may leave it (6.3).
@@ -559,6 +571,11 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
                                            f"on" if level == ASSUMED else "not verified: the tree does not say "
                                                                           "enough to judge this ZOC stop")
     stopped = mv.stopped()
+    if stopped and mv.zoc_stop_ends_a_phase():
+        return found(Finding(
+            message=f"{v.label(c)} ended a drag in {stopped[0]}, in an enemy ZOC, and was dragged on to "
+                    f"{leg.ends[-1]}: legal only if its drags fell in two movement phases", severity="info",
+            hexes=(stopped[0], leg.ends[-1]), units=(v.label(c),), rule=rule_n))
     if stopped:
         how = (f"entered the map at {stopped[0]}" if leg.start is None and stopped[0] == mv.cost.entry
                else f"ended a drag in {stopped[0]}")
@@ -655,13 +672,14 @@ def splits_in_two(tracker, leg: Leg, side, cls):
     """A test whether a leg's drags could fall in two of the side's movement phases, each within the
     allowance (where the phase is inferred and a later phase lets the unit move). A reinforcement's
     entry cost (the first of its leg's costs) is paid in the first."""
-    def test(segs, ma) -> bool:
+    def test(segs, ma, at: Optional[int] = None) -> bool:
+        """`at`: only the split after the drag ending at the leg's end number `at` (0-based)."""
         if leg.start is None:
             segs = [_joined(segs[0], segs[1])] + list(segs[2:]) if len(segs) > 1 else segs
         if len(segs) < 2 or tracker.pinned() or leg.phase is None or \
                 not tracker.later_phase_for(leg.phase, side, cls):
             return False
-        for k in range(1, len(segs)):
+        for k in (range(1, len(segs)) if at is None else (at + 1,)):
             a, b = total(segs[:k]), total(segs[k:])
             if a is not None and b is not None and a <= ma and b <= ma:
                 return True

@@ -1,0 +1,77 @@
+"""A record that names no phase (a module without the tracker's phase level, a hand-written record): the
+referee infers the phases, and a unit moved twice may have moved in two movement phases (Meuse 3.2, 9.1: a
+mechanized unit moves again in its exploitation phase). A ZOC stop lasts for the rest of the phase (6.2) and a
+unit that starts its move in a ZOC may leave it (6.3), so a unit that stopped in a ZOC and was dragged on
+is legal if the stop ended one phase's move: a note, not an error. Where the phase is recorded, the same
+drags are the error."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from validator.positions.position import Where
+from validator.positions.scenario_position import starting_position
+from validator.records.record import GameRecord, Moved, Step, TurnChanged
+from validator.referee.audit import audit
+from validator.source.loader import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def meuse():
+    return load_game(ROOT / "source" / "meuse")[0]
+
+
+def _record(game, drags, phase=None):
+    """Scenario 1's set-up, then one drag a step; `phase`: the turn marker records it first."""
+    pos = starting_position(game, game.scenario("1"))
+    steps = [Step(1, (TurnChanged("1", phase),))] if phase else []
+    for unit, to in drags:
+        c = next(c for c, _ in pos if c.unit == unit)
+        src = pos.where(c.piece)
+        pos = pos.placed(c, Where(hex=to))
+        steps.append(Step(len(steps) + 1, (Moved(c, src, Where(hex=to)),)))
+    return GameRecord("hand-built", None, None, starting_position(game, game.scenario("1")), "1", phase,
+                      tuple(steps))
+
+
+# Red 1st Reconnaissance (MA 10) over the Hautrive bridge to A16.02 (10 MP), next to Blue's 8th Infantry in
+# A15.03; 10th Rifles moves; the reconnaissance battalion goes back to B10.05 (10 MP): its exploitation move.
+DRAGS = [("red-1ad-rec", "A16.02"), ("red-4rd-10", "B4.17"), ("red-1ad-rec", "B10.05")]
+
+
+def _zoc(a):
+    return [(f.step, f.code, f.severity, f.hexes, f.units) for f in a.findings if f.code == "HF1204"]
+
+
+def test_a_zoc_stop_and_a_later_drag_on_may_be_two_phases(meuse):
+    a = audit(meuse, _record(meuse, DRAGS), "1")
+    assert [f for f in a.findings if f.severity in ("error", "warning")] == []
+    assert _zoc(a) == [(3, "HF1204", "info", ("A16.02", "B10.05"), ("1st Reconnaissance Battalion",))]
+    (f,) = [f for f in a.findings if f.code == "HF1204"]
+    assert f.message == ("1st Reconnaissance Battalion ended a drag in A16.02, in an enemy ZOC, and was dragged on "
+                         "to B10.05: legal only if its drags fell in two movement phases")
+
+
+# Red 2nd Tank (MA 8) along the N4 to B2.09 (4 1/2 MP), next to Blue's 2nd Light Mechanised Reconnaissance in
+# B1.10, then one hex on to B3.09: 5 1/2 MP, within its allowance in one phase.
+ON = [("red-1ad-2tk", "B2.09"), ("red-1ad-2tk", "B3.09")]
+
+
+def test_a_zoc_stop_and_one_hex_on_in_a_recorded_movement_phase_is_the_error(meuse):
+    a = audit(meuse, _record(meuse, ON, "red-movement"), "1")
+    assert _zoc(a) == [(3, "HF1204", "error", ("B2.09", "B3.09"), ("2nd Tank Regiment",))]
+    # near miss: the same drags in a record that names no phase
+    assert _zoc(audit(meuse, _record(meuse, ON), "1")) == [
+        (2, "HF1204", "info", ("B2.09", "B3.09"), ("2nd Tank Regiment",))]
+
+
+def test_two_zoc_stops_are_not_two_phases(meuse):
+    """Stopped in the ZOC at A16.02 twice and dragged on each time: one split excuses one stop only."""
+    drags = [("red-1ad-rec", "A16.02"), ("red-4rd-10", "B4.17"), ("red-1ad-rec", "B1.03"),
+             ("red-1ad-rec", "A16.02"), ("red-1ad-rec", "B1.03")]
+    found = _zoc(audit(meuse, _record(meuse, drags), "1"))
+    assert [x[:3] for x in found] == [(3, "HF1204", "info"), (4, "HF1204", "info"), (5, "HF1204", "error")]
+    assert found[-1][3:] == (("A16.02", "B1.03"), ("1st Reconnaissance Battalion",))
