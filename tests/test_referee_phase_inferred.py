@@ -1,9 +1,14 @@
-"""A record that names no phase (a module without the tracker's phase level, a hand-written record): the
+"""How the referee reads the phases a record leaves open or sets back.
+
+A record that names no phase (a module without the tracker's phase level, a hand-written record): the
 referee infers the phases, and a unit moved twice may have moved in two movement phases (Meuse 3.2, 9.1: a
 mechanized unit moves again in its exploitation phase). A ZOC stop lasts for the rest of the phase (6.2) and a
 unit that starts its move in a ZOC may leave it (6.3), so a unit that stopped in a ZOC and was dragged on
 is legal if the stop ended one phase's move: a note, not an error. Where the phase is recorded, the same
-drags are the error."""
+drags are the error.
+
+A turn marker set back to a phase of the same turn already played is read as that phase resumed, its moves
+so far counted (the reading cheapest for the player: a second Red Movement Phase in one turn breaks 3.2)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,10 +30,14 @@ def meuse():
 
 
 def _record(game, drags, phase=None):
-    """Scenario 1's set-up, then one drag a step; `phase`: the turn marker records it first."""
+    """Scenario 1's set-up, then one drag a step (a phase id instead: the turn marker moves to it in turn 1);
+    `phase`: the turn marker records it first."""
     pos = starting_position(game, game.scenario("1"))
     steps = [Step(1, (TurnChanged("1", phase),))] if phase else []
     for unit, to in drags:
+        if to is None:
+            steps.append(Step(len(steps) + 1, (TurnChanged("1", unit),)))
+            continue
         c = next(c for c, _ in pos if c.unit == unit)
         src = pos.where(c.piece)
         pos = pos.placed(c, Where(hex=to))
@@ -75,3 +84,24 @@ def test_two_zoc_stops_are_not_two_phases(meuse):
     found = _zoc(audit(meuse, _record(meuse, drags), "1"))
     assert [x[:3] for x in found] == [(3, "HF1204", "info"), (4, "HF1204", "info"), (5, "HF1204", "error")]
     assert found[-1][3:] == (("A16.02", "B1.03"), ("1st Reconnaissance Battalion",))
+
+
+# Red 10th Rifles (MA 4) B8.16 -> B2.18 (4 MP); the marker goes through the combat, exploitation and Blue
+# movement phases and back to the Red Movement Phase of turn 1; then B2.18 -> B2.20 (2 MP more).
+BACK = [("red-4rd-10", "B2.18"), ("red-combat", None), ("red-exploitation", None), ("blue-movement", None),
+        ("red-movement", None), ("red-4rd-10", "B2.20")]
+
+
+def test_a_marker_set_back_resumes_the_phase_and_its_moves_count(meuse):
+    a = audit(meuse, _record(meuse, BACK, "red-movement"), "1")
+    assert [(f.step, f.code, f.hexes, f.units) for f in a.findings if f.severity == "error"] == [
+        (7, "HF1201", ("B8.16", "B2.20"), ("10th Rifle Regiment",))]
+    (note,) = [f for f in a.findings if f.step == 6 and f.severity == "info"]
+    assert note.message == ("partly verified: the turn marker goes back to the Red Movement Phase of turn 1: read "
+                            "as that phase resumed (its moves so far count)")
+
+
+def test_a_marker_set_back_and_a_move_within_what_is_left_is_legal(meuse):
+    drags = [("red-4rd-10", "B4.17")] + BACK[1:5] + [("red-4rd-10", "B3.17")]   # 2 MP, then 1 more
+    a = audit(meuse, _record(meuse, drags, "red-movement"), "1")
+    assert [f for f in a.findings if f.severity in ("error", "warning")] == []

@@ -33,9 +33,16 @@ def read_event(r: "Replay", step: Step, ev) -> None:
 def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
     """The turn marker moved: the phase ends, the new turn (and phase) begin. Read as the turn it leaves."""
     keep_phase_end(r, step)
-    left = r.ledger.turn
-    r.ledger = r.ledger.with_(turn=ev.turn or r.ledger.turn, legs={})
+    left, was = r.ledger.turn, r.tracker.current()
+    turn = ev.turn or r.ledger.turn
     r.tracker.reset(ev.phase, step.index)
+    now = r.tracker.current()
+    back = turn == left and was is not None and now is not None and now < was and now in r.ledger.phase_legs
+    if back:                              # the marker set back within the turn: that phase goes on
+        r.partly(step.index, f"the turn marker goes back to the {r.tracker.name(now)} of turn {turn}: read as that "
+                             "phase resumed (its moves so far count)")
+    r.ledger = r.ledger.with_(turn=turn, legs=dict(r.ledger.phase_legs[now]) if back else {},
+                              phase_legs=r.ledger.phase_legs if turn == left else {})
     r.note_step(step)
     run(r, "event", step, ev, reading=left)
 
@@ -220,7 +227,10 @@ def keep_phase_end(r: "Replay", step: Optional[Step]) -> None:
         return
     v = run(r, "phase-end", step)
     stacks, mixes = still_open(v)
-    r.ledger = r.ledger.with_(legs={}, open_stacks=stacks, open_mixes=mixes, phase_end_step=step.index)
+    done = r.tracker.current()
+    kept = put(r.ledger.phase_legs, done, r.ledger.legs) if done is not None and r.ledger.legs else r.ledger.phase_legs
+    r.ledger = r.ledger.with_(legs={}, open_stacks=stacks, open_mixes=mixes, phase_end_step=step.index,
+                              phase_legs=kept)
 
 
 _READ = {TurnChanged: _turn, Chat: _chat, DieRoll: _roll}

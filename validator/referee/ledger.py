@@ -105,6 +105,7 @@ class Ledger:
     rolls: tuple[Roll, ...] = ()
     phase_end_step: int = 0
     played_after_end: Optional[int] = None                            # the step of the first play after the last turn
+    phase_legs: Mapping[int, Mapping[str, Leg]] = field(default_factory=dict)  # this turn: phase -> its legs, once over
 
     def with_(self, **changes) -> "Ledger":
         return replace(self, **changes)
