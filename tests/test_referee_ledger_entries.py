@@ -202,6 +202,25 @@ def test_a_victory_hex_taken_by_entering_it_stays_taken(meuse):
                          "6): Red 1 VP; Red needs 7 at the end")
 
 
+def test_a_victory_hex_every_legal_way_goes_through_is_taken(meuse):
+    """Red Tk 1/1 dragged in one drag from B2.09 to A16.09, across the Meuse: a mechanized unit crosses only
+    by the Montvaux bridge, from Val-Saint-Omble (B1.10, 1 VP, empty since Blue's Rec/2 left it): every way
+    enters it, so it is Red's (10.1)."""
+    def drag(*hexes):
+        r = Record(meuse, "1")
+        r.next_phase(3)
+        r.move("blue-2lm-rec", "A15.09")
+        r.next_phase(3)
+        r.move("red-1ad-1tk", "B2.10", *hexes)
+        return r.audit()
+    a = drag("A16.09")
+    assert a.result["hexes"]["B1.10"] == "red" and a.result["points"] == {"red": 1, "blue": 0}
+    assert [f for f in a.findings if f.severity in ("error", "warning")] == []
+    # near miss: to A16.10, where a way by B1.11 avoids B1.10 within the allowance: Blue's still
+    a = drag("A16.10")
+    assert a.result["hexes"]["B1.10"] == "blue" and a.result["points"] == {"red": 0, "blue": 0}
+
+
 def _red_on(meuse, hexes: dict) -> Position:
     """Scenario 1's set-up with Red units moved onto victory hexes (a log that begins on turn 6)."""
     pos = starting_position(meuse, meuse.scenario("1"))

@@ -14,6 +14,7 @@ from ..records.record import DieRoll, Moved, Placed, Removed, StateChanged
 from ..positions.stacking import side_of
 from . import Finding, Verdict, found, rule
 from .ledger import put
+from .paths import path_cost, total
 
 
 class VictoryHex(NamedTuple):
@@ -83,14 +84,47 @@ def begins_later(game, scenario, record, previous=None) -> bool:
 
 
 def control_after(v, c, h: str) -> Mapping:
-    """The ledger's victory-hex control once this unit has entered h."""
+    """The ledger's victory-hex control once this unit has entered h, and every victory hex its drag
+    must have passed through on the way (10.1: a hex changes control when a unit enters it)."""
     terms = v.scenario.victory_terms if v.scenario else None
-    if terms is None or terms.control_changes != "entered" or h not in v.facts.victory_hexes or c.kind != "unit":
+    if terms is None or terms.control_changes != "entered" or c.kind != "unit":
         return v.ledger.control
     side = v.side_of(c)
-    if side is None or v.ledger.control.get(h) == side:
+    if side is None:
         return v.ledger.control
-    return put(v.ledger.control, h, side)
+    control = v.ledger.control
+    for x in surely_passed(v, side) + (h,):
+        if x in v.facts.victory_hexes and control.get(x, v.facts.victory_hexes[x].start) != side:
+            control = put(control, x, side)
+    return control
+
+
+def surely_passed(v, side: str) -> tuple[str, ...]:
+    """The victory hexes of another side's (or no one's) that every legal way of the drag just made goes
+    through: no way avoiding one is within what the unit had left (a later phase's whole allowance, where
+    the drag may have been one). Only for a drag with a legal reading, and not a reinforcement's first."""
+    mv = v.move
+    if mv is None or not mv.judgeable or mv.fault() is not None or mv.leg.start is None or mv.cost.total is None:
+        return ()
+    points, segs = mv.leg.points(), mv.cost.segs
+    a, b = points[-2], points[-1]
+    budget = mv.ma - total(segs[:-1])
+    if len(segs) > 1 and mv.splittable(segs, mv.ma, len(segs) - 2):
+        budget = mv.ma                         # the drag may be a later phase's whole move
+    reach = int(budget / mv.costs.cheapest) if mv.costs.cheapest else 0
+    grid, enemy = v.grid, mv.enemy()
+    stops = mv.zoc() if mv.zoc_cost is None and mv.zoc_certain else frozenset()
+    out = []
+    for x, vh in v.facts.victory_hexes.items():
+        if x in (a, b) or x in enemy or v.ledger.control.get(x, vh.start) == side:
+            continue
+        da, db = grid.distance(a, x), grid.distance(x, b)
+        if da is None or db is None or da + db > reach:
+            continue                           # no way within the budget reaches it
+        around = path_cost(v.look, v.facts.in_play, a, b, mv.costs, enemy | {x}, stops, extra=mv.zoc_extra())
+        if around is None or around[0] > budget:
+            out.append(x)
+    return tuple(sorted(out))
 
 
 class Standing(NamedTuple):
@@ -218,7 +252,8 @@ def victory_standing(v) -> Optional[Verdict]:
 
     ## What it checks
     Where the scenario gives its victory terms as data, the victory hexes each side controls when the
-    log ends (control changing as units enter them), the points they are worth, and the winner where
+    log ends (control changing as units enter them, a hex every legal way of a drag goes through
+    included), the points they are worth, and the winner where
     the log goes past the scenario's last turn; otherwise "not decided by the log".
     ## Why
     Players ask "who won?" first (Meuse 10.1: at the end of the last turn Red scores every victory hex
