@@ -595,7 +595,7 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
     passed = _zoc_passed(v, mv)
     return found(Finding(
         message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance goes on "
-                "through a hex in an enemy ZOC" + _passed_text(v, mv, passed) +
+                "through a hex in an enemy ZOC" + _passed_text(v, mv, passed) + _barred_way(v, mv) +
                 ("" if certain else f" (legal only if those enemy units exert no ZOC: {why})"),
         hexes=start_hex(leg, mv.cost) + passed + (leg.ends[-1],), units=(v.label(c),), rule=rule_n, **doubt))
 
