@@ -18,6 +18,7 @@ from typing import NamedTuple, Optional
 from ..records.record import Chat, DieRoll, Removed, StateChanged
 from .combat import Judgement, Limits, judge_battle, side_effects, retreat_of
 from .crt import combat_tables, read_cell
+from .hex_stacks import HexStacks
 from .ledger import Ledger, put
 
 
@@ -86,26 +87,6 @@ def following(v) -> tuple:
                 return tuple(out)
             out.append((s.index, e))
     return tuple(out)
-
-
-class HexStacks:
-    """The replay's units by hex (`Lookups.counted_stacks`, kept per position and carried from event to
-    event), read as combat reads a map: a hex's units, the hexes held. No pass over every counter."""
-
-    def __init__(self, counted: dict, sides: tuple):
-        self._counted, self._sides = counted, sides + (None,)
-
-    def get(self, hex_id: str, default=()):
-        out = ()
-        for s in self._sides:
-            units = self._counted.get((hex_id, s))
-            if units:
-                out += tuple(units)
-        return out or default
-
-    def items(self):
-        hexes = dict.fromkeys(h for h, _ in self._counted)
-        return ((h, self.get(h)) for h in hexes)
 
 
 def phase_battles(v) -> tuple:
