@@ -20,20 +20,20 @@ from game_logs import games, write_long_log  # noqa: E402
 
 
 def _stages(game, mod, log: Path) -> tuple[float, float, float, int]:
-    """(read s, replay s, JSON s, steps) of one audit, as the command runs it (the collector paused)."""
+    """(read, replay, JSON: CPU seconds of this process; steps) of one audit, as the command runs it (the collector paused)."""
     from compiler.audit.read import read_any
     from compiler.audit.render_json import render_json
     from compiler.audit.setup import LogResult
     from validator.referee.audit import audit
     gc.disable()
     try:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         record = read_any(game, log, mod)
-        t1 = time.perf_counter()
+        t1 = time.process_time()
         result = audit(game, record)
-        t2 = time.perf_counter()
+        t2 = time.process_time()
         render_json([LogResult(str(log), result)], False)
-        t3 = time.perf_counter()
+        t3 = time.process_time()
     finally:
         gc.enable()
     return t1 - t0, t2 - t1, t3 - t2, len(record.steps)
@@ -55,11 +55,11 @@ def main() -> None:
         cProfile.runctx("_stages(game, mod, log)", globals(), locals(), str(a.profile))
         print(f"profile: {a.profile}")
     print(f"{a.game}: best of {a.runs}, one warm process ({'; '.join(p.name for p in g.logs)})")
-    print(f"  {'log':<34} {'steps':>6} {'read s':>8} {'replay s':>9} {'json s':>8} {'replay ms/step':>15}")
+    print(f"  {'log':<34} {'steps':>6} {'read cpu s':>10} {'replay cpu s':>12} {'json cpu s':>10} {'replay ms/step':>15}")
     for path in (log,) + g.logs:
         best = min((_stages(game, mod, path) for _ in range(a.runs)), key=lambda x: x[1])
         r, p, j, n = best
-        print(f"  {path.name:<34} {n:>6} {r:8.3f} {p:9.3f} {j:8.3f} {p / max(n, 1) * 1000:15.3f}")
+        print(f"  {path.name:<34} {n:>6} {r:10.3f} {p:12.3f} {j:10.3f} {p / max(n, 1) * 1000:15.3f}")
 
 
 if __name__ == "__main__":

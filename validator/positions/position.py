@@ -68,12 +68,14 @@ class _HexIndex:
     def without(self, hex_id: str, piece: str) -> "_HexIndex":
         """The index with a piece taken off a hex (where it stands there)."""
         hexes = dict(self.hexes)
-        return _HexIndex(hexes, self.next, self._take(hexes, hex_id, piece) and self.ordered)
+        kept = self._take(hexes, hex_id, piece)
+        return _HexIndex(hexes, self.next, self.ordered and kept)
 
     def placed(self, old: Optional[str], piece: str, new: Optional[str], c: Counter) -> "_HexIndex":
         """The index with a piece taken off its hex (if on one) and put on top of the order on `new`."""
         hexes = dict(self.hexes)
-        ordered = self.ordered and (old is None or self._take(hexes, old, piece))
+        kept = old is None or self._take(hexes, old, piece)
+        ordered = self.ordered and kept
         if new is not None:
             e = hexes.get(new)
             hexes[new] = ((c,), (self.next,)) if e is None else (e[0] + (c,), e[1] + (self.next,))
