@@ -1,7 +1,8 @@
 """The look-ups the referee keeps indexed or carried instead of scanning every counter give exactly what a fresh
 scan gives: the position's hex index (`Position.at`, `Position.stacks`, carried from one position to the next),
 and what combat reads from the replay's stacks (a hex's units, the front between two sides, the markers in a
-hex) and from the ledger (the pieces and hexes the phase's earlier battles used). Checked at every change of
+hex) and from the ledger (the pieces and hexes the phase's earlier battles used), and a side's enemies and their
+ZOC carried through the moves of either side (`Lookups.carry`). Checked at every change of
 real VASSAL logs with moves, flips, removals, rolls and undos (two of Ardennes II with its 498 counters, Aachen's long
 game, a Meuse combat with retreats and advances), and over random changes of small positions."""
 from __future__ import annotations
@@ -11,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from compiler.vassal.vlog import read_log
 from tests.test_referee_golden import SHARED, cases
+from tests.test_referee_replay_cache import _enemies, _rebuilt, _zoc
 from validator.positions.position import Counter, Position, Where
 from validator.source.loader import load_game
 
@@ -87,11 +89,11 @@ def _real(stem: str):
 
 @pytest.mark.parametrize("stem", LOGS)
 def test_indexed_lookups_equal_fresh_scans_at_every_change(monkeypatch, stem):
-    from validator.referee import battles, combat, keepers
+    from validator.referee import battles, combat, keepers, view
     from validator.referee.audit import audit
     g, record = _real(stem)
     record.start.at("")                               # the index built at the start: every position carries it
-    seen = {"changes": 0, "positions": 0, "fronts": 0, "units": 0, "markers": 0, "limits": 0}
+    seen = {"changes": 0, "positions": 0, "fronts": 0, "units": 0, "markers": 0, "limits": 0, "zoc": 0}
 
     change = keepers._change_position
 
@@ -142,6 +144,23 @@ def test_indexed_lookups_equal_fresh_scans_at_every_change(monkeypatch, stem):
         seen["limits"] += 1
         return out
 
+    carry = view.Lookups.carry
+
+    def checked_carry(self, before, after, piece, in_place):
+        carry(self, before, after, piece, in_place)
+        pos, cache = self._by_position
+        if pos is after and cache and "counted_stacks" in cache:
+            assert {k: list(v) for k, v in cache["counted_stacks"].items()} == _rebuilt(self, after), stem
+            for key, v in cache.items():         # a side's enemies and their ZOC, kept or carried: as fresh
+                if key[0] == "enemies":
+                    assert v == _enemies(self, after, key[1]), (stem, piece, key)
+                elif key[0] == "enemy-hexes":
+                    assert v == frozenset(_enemies(self, after, key[1])), (stem, piece, key)
+                elif key[0] == "zoc":
+                    assert v == _zoc(self, after, key[1]), (stem, piece, key)
+                    seen["zoc"] += 1
+
+    monkeypatch.setattr(view.Lookups, "carry", checked_carry)
     monkeypatch.setattr(keepers, "_change_position", checked_change)
     monkeypatch.setattr(combat, "_apply", checked_apply)
     monkeypatch.setattr(combat.HexStacks, "front", checked_front)
@@ -152,6 +171,8 @@ def test_indexed_lookups_equal_fresh_scans_at_every_change(monkeypatch, stem):
     assert seen["changes"] >= 4 and seen["positions"] and seen["units"] and seen["limits"], seen
     if stem == "ardennes2_fragment":
         assert seen["markers"]                       # its strength modifiers read the markers in a hex
+    if stem == "aachen_long_game":
+        assert seen["zoc"]                           # the enemies' ZOC carried through the other side's moves
 
 
 def _scanned_front(game, stacks, side) -> list:

@@ -138,12 +138,14 @@ class Lookups:
         key = ("zoc", side)
         hexes = cache.get(key)
         if hexes is None:
-            out: set[str] = set()
+            count: dict[str, int] = {}            # hex -> how many exerting enemy hexes it is next to
             neighbours = self.grid.neighbours
             for h, units in self.enemies(position, side).items():
                 if any(self._exerts(c) for c in units):
-                    out.update(neighbours(h))
-            hexes = cache[key] = frozenset(out)
+                    for n in neighbours(h):
+                        count[n] = count.get(n, 0) + 1
+            cache[("zoc-count", side)] = count
+            hexes = cache[key] = frozenset(count)
         return hexes
 
     def _exerts(self, c: Counter) -> bool:
@@ -153,8 +155,9 @@ class Lookups:
 
     def carry(self, before: Position, after: Position, piece: str, in_place: bool) -> None:
         """The position changed from `before` to `after` in one piece: derive the stacks of `after` from
-        those of `before` rather than from every counter, and keep a side's look-ups (its enemies, their
-        ZOC) where only a unit of that side changed. `in_place`: the piece kept its place in the order."""
+        those of `before` rather than from every counter, keep a side's look-ups (its enemies, their ZOC)
+        where only a unit of that side changed, and change them only in the hexes the piece left and entered
+        where a unit of another side did. `in_place`: the piece kept its place in the order."""
         pos, cache = self._by_position
         if cache is None or pos is not before or "counted_stacks" not in cache or before is after:
             return
@@ -167,7 +170,64 @@ class Lookups:
         for key, v in cache.items():               # keyed (look-up, side): see enemies
             if isinstance(key, tuple) and changed <= {key[1]}:
                 fresh[key] = v
+        hexes = tuple(dict.fromkeys(x[0] for x in (old, new) if x is not None))
+        for key in cache:
+            if isinstance(key, tuple) and key[0] == "enemies" and not changed <= {key[1]}:
+                self._carry_enemies(cache, fresh, before, after, key[1], hexes)
         self._by_position = (after, fresh)
+
+    def _carry_enemies(self, cache: dict, fresh: dict, before: Position, after: Position, side: Optional[str],
+                       hexes: tuple) -> None:
+        """A side's enemies (and the hexes they hold, their ZOC) after a unit of another side left or entered
+        `hexes`: those hexes read again, the rest kept. Where a hex holds units of several enemy sides (their
+        units merged in the position's order), nothing is carried: the look-ups are made afresh."""
+        stacks = fresh["counted_stacks"]
+        held = dict(cache[("enemies", side)])
+        gained, lost = [], []
+        for h in hexes:
+            was, now = self._enemy_parts(before, cache["counted_stacks"], h, side), self._enemy_parts(after, stacks, h, side)
+            if len(was) > 1 or len(now) > 1:
+                return
+            if now:
+                if h not in held:
+                    gained.append(h)
+                held[h] = tuple(now[0])
+            elif held.pop(h, None) is not None:
+                lost.append(h)
+        fresh[("enemies", side)] = held
+        if ("enemy-hexes", side) in cache:
+            fresh[("enemy-hexes", side)] = cache[("enemy-hexes", side)].difference(lost).union(gained)
+        count = cache.get(("zoc-count", side))
+        if ("zoc", side) in cache and count is not None:
+            fresh[("zoc-count", side)], fresh[("zoc", side)] = self._carry_zoc(
+                cache[("enemies", side)], held, count, cache[("zoc", side)], hexes)
+
+    def _enemy_parts(self, position: Position, stacks: dict, h: str, side: Optional[str]) -> list:
+        """The counted stacks of the enemy sides of `side` on hex h (one per side)."""
+        if side is None:
+            return []
+        sides = dict.fromkeys(self.side_of(c) for c in position.at(h) if c.kind == "unit")
+        return [stacks[(h, s)] for s in sides if s is not None and s != side and (h, s) in stacks]
+
+    def _carry_zoc(self, was: dict, now: dict, count: dict, zoc: frozenset, hexes: tuple) -> tuple:
+        """The ZOC count and set after the enemies in `hexes` changed from `was` to `now`."""
+        count = dict(count)
+        touched: list[str] = []
+        for h in hexes:
+            before = h in was and any(self._exerts(c) for c in was[h])
+            after = h in now and any(self._exerts(c) for c in now[h])
+            if before == after:
+                continue
+            for n in self.grid.neighbours(h):
+                k = count.get(n, 0) + (1 if after else -1)
+                if k:
+                    count[n] = k
+                else:
+                    del count[n]
+                touched.append(n)
+        if not touched:
+            return count, zoc
+        return count, zoc.difference([n for n in touched if n not in count]).union([n for n in touched if n in count])
 
     def _stack_of(self, position: Position, piece: str) -> Optional[tuple]:
         """(hex, side, counter) of a unit on a hex of the position, else None."""
