@@ -485,6 +485,8 @@ def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[Strengths], shi
 
 _COLUMNS: dict = {}                   # (table, terrain, span, shifts) -> (the table, its columns)
 MAX_COLUMN_READINGS = 4096
+_LOSS_FITS: dict = {}                 # (cell, each side's losses) -> (the cell, its fit)
+MAX_LOSS_FITS = 4096
 
 
 def _one_per_column(lookups: list[Lookup]) -> list[Lookup]:
@@ -956,7 +958,19 @@ def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
 
 
 def _fit(cell: Cell, outcomes: tuple[SideOutcome, SideOutcome], after: Optional[AfterBattle]) -> tuple:
-    """(fit, why, advance faults) of one cell: the result as losses and retreats, then the advances made."""
+    """(fit, why, advance faults) of one cell: the result as losses and retreats, then the advances made.
+    Where the table judges no retreat or advance, a function of the cell and of how many units and steps
+    each side had and lost: worked out once for each (`_LOSS_FITS`), whichever battle asks."""
+    if after is None:
+        key = (id(cell), outcomes[0].key(), outcomes[1].key())
+        hit = _LOSS_FITS.get(key)
+        if hit is not None and hit[0] is cell:
+            return hit[1]
+        if len(_LOSS_FITS) >= MAX_LOSS_FITS:
+            _LOSS_FITS.clear()
+        fit, why = cell_fit(cell, *outcomes, None)
+        _LOSS_FITS[key] = (cell, (fit, why, ()))
+        return fit, why, ()
     fit, why = cell_fit(cell, *outcomes, after)
     if fit == NO or after is None or cell.state != PRINTED or cell.reason:
         return fit, why, ()
@@ -1024,8 +1038,9 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
             best = (h, tally)
         if tally.found:
             fitting.append(h)
-            if named:
-                break                         # the log names the battle's hex: the first that fits is it
+            if named or len(fitting) == 2:
+                break                         # the log names the battle's hex: the first that fits is it; else
+                                              # two that fit make the tie "possible" and the first stays best
     h, tally = best
     j = _verdict(battle, hexes if not named or len(hexes) == 1 else [h], tally, step, tables)
     return _with_battle(battle, j, h, hexes, named, tally, fitting)

@@ -36,6 +36,7 @@ class Lookups:
         self.paths: dict = {}                 # movement: searched paths and leg costs by their arguments
         self._units: dict = {}                # unit id -> the game's Unit (None: not in the game)
         self._sides: dict = {}                # (unit id, counter's side) -> the unit's side
+        self._side_list: tuple = (0, ())      # (how many `_sides` held, the sides among them)
         self._by_position: tuple = (None, None)   # (a position, its look-ups)
 
     @property
@@ -185,7 +186,7 @@ class Lookups:
         held = dict(cache[("enemies", side)])
         gained, lost = [], []
         for h in hexes:
-            was, now = self._enemy_parts(before, cache["counted_stacks"], h, side), self._enemy_parts(after, stacks, h, side)
+            was, now = self._enemy_parts(cache["counted_stacks"], h, side), self._enemy_parts(stacks, h, side)
             if len(was) > 1 or len(now) > 1:
                 return
             if now:
@@ -202,12 +203,19 @@ class Lookups:
             fresh[("zoc-count", side)], fresh[("zoc", side)] = self._carry_zoc(
                 cache[("enemies", side)], held, count, cache[("zoc", side)], hexes)
 
-    def _enemy_parts(self, position: Position, stacks: dict, h: str, side: Optional[str]) -> list:
-        """The counted stacks of the enemy sides of `side` on hex h (one per side)."""
+    def _enemy_parts(self, stacks: dict, h: str, side: Optional[str]) -> list:
+        """The counted stacks of the enemy sides of `side` on hex h (one per side: every side a unit was
+        read to be on is asked)."""
         if side is None:
             return []
-        sides = dict.fromkeys(self.side_of(c) for c in position.at(h) if c.kind == "unit")
-        return [stacks[(h, s)] for s in sides if s is not None and s != side and (h, s) in stacks]
+        return [units for s in self._known_sides() if s is not None and s != side
+                and (units := stacks.get((h, s))) is not None]
+
+    def _known_sides(self):
+        """Every side a counter has been read to be on (`side_of`'s answers so far)."""
+        if self._side_list[0] != len(self._sides):
+            self._side_list = (len(self._sides), tuple(dict.fromkeys(self._sides.values())))
+        return self._side_list[1]
 
     def _carry_zoc(self, was: dict, now: dict, count: dict, zoc: frozenset, hexes: tuple) -> tuple:
         """The ZOC count and set after the enemies in `hexes` changed from `was` to `now`."""
