@@ -18,9 +18,11 @@ start compiles every module, as a checkout does where PYTHONDONTWRITEBYTECODE is
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +30,7 @@ from pathlib import Path
 from common import ROOT, process_usage, source_copies  # noqa: E402  (puts the repository on sys.path)
 
 from bench_vlog import PY312, PYWARGAME  # noqa: E402
-from game_logs import games, mix, write_long_log  # noqa: E402
+from game_logs import GAMES, module_of  # noqa: E402
 
 START_UP_TARGET = 0.3            # seconds: the 0-step audit
 PEAK_TARGET_MB = 100             # at the longest log
@@ -52,16 +54,20 @@ def _sizes(steps: int) -> dict[str, int]:
 
 
 def _commands(tmp: Path, names: list[str], steps: int, env: dict) -> tuple[dict, dict]:
-    """(game, what) -> the shell command; game -> its longest log."""
-    runs, longest = {}, {}
+    """(game, what) -> the shell command; game -> its longest log's mix. The logs are written by another
+    process, so that this one stays small: a process's peak RSS counts what its parent held when it forked."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "game_logs.py"), "--json", "--out", str(tmp),
+                          "--games", *names, "--steps", *map(str, _sizes(steps).values())],
+                         check=True, capture_output=True, text=True).stdout
+    written = json.loads(out)
+    runs, mixes = {}, {}
     for name in names:
-        g = games()[name]
-        for size, n in _sizes(steps).items():
-            log = write_long_log(g, n, tmp / f"{name}_{n}.vlog")
-            runs[(name, f"audit {n}")] = audit_cmd(log, g.module, ROOT / "source" / name, env)
-        longest[name] = log
-        runs[(name, "readSave")] = read_save_cmd(log)
-    return runs, longest
+        for n in _sizes(steps).values():
+            log, _ = written[name][str(n)]
+            runs[(name, f"audit {n}")] = audit_cmd(Path(log), module_of(name), ROOT / "source" / name, env)
+        runs[(name, "readSave")] = read_save_cmd(Path(written[name][str(steps)][0]))
+        mixes[name] = written[name][str(steps)][1]
+    return runs, mixes
 
 
 def _table(name: str, med: dict, steps: int) -> list[str]:
@@ -93,24 +99,24 @@ def _verdicts(name: str, med: dict, steps: int) -> list[str]:
             f"{PEAK_TARGET_MB} MB)"]
 
 
-def _mix_line(name: str, log: Path) -> str:
-    m = mix(log, games()[name].module)
-    per = ", ".join(f"{k} {1000 * v / m['steps']:.0f}" for k, v in sorted(m.items()) if k not in ("steps", "warnings") and v)
-    return f"  its log: {m['steps']} steps of {', '.join(p.stem for p in games()[name].logs)}; per 1000 steps: {per}"
+def _mix_line(m: dict) -> str:
+    per = ", ".join(f"{k} {1000 * v / m['steps']:.0f}" for k, v in sorted(m.items())
+                    if k not in ("steps", "warnings") and v)
+    return f"  its log's events per 1000 steps: {per}"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=20_000)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--games", nargs="+", default=list(games()), choices=list(games()))
+    ap.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     ap.add_argument("--no-bytecode", action="store_true", help="run hexforge from its sources, no bytecode")
     a = ap.parse_args()
     if not PY312.exists():
         sys.exit(f"no Python 3.12 with pywargame at {PY312} (set $HEXFORGE_PY312, or run `bash .ci/run`)")
     tmp = Path(tempfile.mkdtemp(prefix="hexforge-bench-audit-"))
     env = source_copies(tmp)["from source" if a.no_bytecode else "bytecode"]
-    runs, longest = _commands(tmp, a.games, a.steps, env)
+    runs, mixes = _commands(tmp, a.games, a.steps, env)
     samples: dict = {k: [] for k in runs}
     for _ in range(a.runs):                        # interleaved, so load on the machine hits all alike
         for key, cmd in runs.items():
@@ -121,7 +127,7 @@ def main() -> None:
           f"vs pywargame 0.8 SaveIO.readSave; whole processes, medians of {a.runs}, interleaved "
           f"(load average {os.getloadavg()[0]:.1f})")
     for name in a.games:
-        print("\n".join(_table(name, med, a.steps) + [_mix_line(name, longest[name])] + _verdicts(name, med, a.steps)))
+        print("\n".join(_table(name, med, a.steps) + [_mix_line(mixes[name])] + _verdicts(name, med, a.steps)))
 
 
 if __name__ == "__main__":

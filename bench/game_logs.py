@@ -1,7 +1,7 @@
 """Long VASSAL logs made from a bundled game's real logs, so that a benchmark meets the game's real mix of
 moves, rolls, flips and removals (not one log's steps over and over).
 
-    python bench/game_logs.py [--steps 20000] [--out /tmp]     # writes and describes the four logs
+    python bench/game_logs.py [--steps 1250 20000] [--out /tmp]     # writes and describes the four games' logs
 
 A game's long log is the restore snapshot of its first real log, then the steps of all its real logs of
 that set-up (VASSAL 3.7.9's own logs: tests/fixtures/vlogs, shared/vassal-logs), one log after another,
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import re
 import sys
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from common import ROOT  # noqa: E402  (puts the repository on sys.path)
 
@@ -37,9 +37,11 @@ SHARED = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/s
 class GameLogs:
     """A bundled game's real logs of one set-up, and the module they were written with."""
     game: str
-    scenario: Optional[str]                    # passed to the audit where the start does not say it
     logs: tuple[Path, ...]
     module: Path
+
+
+GAMES = ("meuse", "aachen", "ardennes2", "bulge")
 
 
 def _logs(pattern: str, *leave_out: str) -> tuple[Path, ...]:
@@ -52,10 +54,15 @@ def games() -> dict[str, GameLogs]:
     """The four bundled games' logs. meuse_entries is left out: it starts from another set-up (scenario 2)."""
     if SHARED is None:
         raise SystemExit("shared/vassal-logs not found (the Aachen and Ardennes II modules and logs)")
-    return {"meuse": GameLogs("meuse", None, _logs("meuse_*.vlog", "meuse_entries.vlog"), FIXTURES / "meuse.vmod"),
-            "aachen": GameLogs("aachen", None, _logs("aachen_*.vlog"), SHARED / "aachen.vmod"),
-            "ardennes2": GameLogs("ardennes2", None, _logs("ardennes2_*.vlog"), SHARED / "ardennes2.vmod"),
-            "bulge": GameLogs("bulge", None, _logs("bulge_*.vlog"), FIXTURES / "bulge.vmod")}
+    return {"meuse": GameLogs("meuse", _logs("meuse_*.vlog", "meuse_entries.vlog"), module_of("meuse")),
+            "aachen": GameLogs("aachen", _logs("aachen_*.vlog"), module_of("aachen")),
+            "ardennes2": GameLogs("ardennes2", _logs("ardennes2_*.vlog"), module_of("ardennes2")),
+            "bulge": GameLogs("bulge", _logs("bulge_*.vlog"), module_of("bulge"))}
+
+
+def module_of(game: str) -> Path:
+    """The module a game's real logs were written with (Aachen's and Ardennes II's are not committed)."""
+    return FIXTURES / f"{game}.vmod" if game in ("meuse", "bulge") else SHARED / f"{game}.vmod"
 
 
 _TOP_ESC = re.compile(r"(?<!\\)\x1b")
@@ -151,20 +158,35 @@ def mix(log: Path, module: Path) -> dict[str, int]:
     return dict(n)
 
 
+def write_logs(names: list[str], sizes: list[int], out: Path) -> dict:
+    """Each game's long log at each size, written to `out`: {game: {size: [path, its mix]}}."""
+    return {name: {n: [str(p), mix(p, games()[name].module)]
+                   for n in sizes for p in [write_long_log(games()[name], n, out / f"{name}_{n}.vlog")]}
+            for name in names}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--steps", type=int, default=20_000)
+    ap.add_argument("--steps", type=int, nargs="+", default=[20_000])
     ap.add_argument("--out", type=Path, default=Path("/tmp"))
+    ap.add_argument("--games", nargs="+", default=None)
+    ap.add_argument("--json", action="store_true", help="print what was written as JSON (for bench_audit.py)")
     a = ap.parse_args()
-    for name, g in games().items():
+    names = a.games or list(games())
+    written = write_logs(names, a.steps, a.out)
+    if a.json:
+        print(json.dumps(written))
+        return
+    for name in names:
+        g = games()[name]
         real: collections.Counter = collections.Counter()
         for log in g.logs:
             real.update(mix(log, g.module))
-        out = write_long_log(g, a.steps, a.out / f"{name}_{a.steps}.vlog")
-        made = mix(out, g.module)
         print(f"{name}: {len(g.logs)} logs ({', '.join(p.stem for p in g.logs)})")
-        for what, counts in (("real logs", real), (out.name, made)):
-            per = {k: round(1000 * v / counts["steps"], 1) for k, v in sorted(counts.items()) if k != "steps"}
+        rows = [("real logs", dict(real))] + [(Path(p).name, m) for p, m in written[name].values()]
+        for what, counts in rows:
+            per = {k: round(1000 * v / counts["steps"], 1) for k, v in sorted(counts.items())
+                   if k != "steps" and counts["steps"]}
             print(f"  {what:<22} {counts['steps']:>6} steps; per 1000 steps: {per}")
 
 

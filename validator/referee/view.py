@@ -174,34 +174,37 @@ class Lookups:
         hexes = tuple(dict.fromkeys(x[0] for x in (old, new) if x is not None))
         for key in cache:
             if isinstance(key, tuple) and key[0] == "enemies" and not changed <= {key[1]}:
-                self._carry_enemies(cache, fresh, before, after, key[1], hexes)
+                self._carry_enemies(cache, fresh, key[1], hexes)
         self._by_position = (after, fresh)
 
-    def _carry_enemies(self, cache: dict, fresh: dict, before: Position, after: Position, side: Optional[str],
-                       hexes: tuple) -> None:
+    def _carry_enemies(self, cache: dict, fresh: dict, side: Optional[str], hexes: tuple) -> None:
         """A side's enemies (and the hexes they hold, their ZOC) after a unit of another side left or entered
-        `hexes`: those hexes read again, the rest kept. Where a hex holds units of several enemy sides (their
-        units merged in the position's order), nothing is carried: the look-ups are made afresh."""
-        stacks = fresh["counted_stacks"]
-        held = dict(cache[("enemies", side)])
-        gained, lost = [], []
-        for h in hexes:
-            was, now = self._enemy_parts(cache["counted_stacks"], h, side), self._enemy_parts(stacks, h, side)
-            if len(was) > 1 or len(now) > 1:
-                return
+        `hexes`: those hexes read again, the rest kept. The look-ups of the position before are dropped with
+        it, so they are changed in place. Where a hex holds units of several enemy sides (their units merged in
+        the position's order), nothing is carried: the look-ups are made afresh."""
+        parts = [(h, self._enemy_parts(cache["counted_stacks"], h, side),
+                  self._enemy_parts(fresh["counted_stacks"], h, side)) for h in hexes]
+        if any(len(was) > 1 or len(now) > 1 for _, was, now in parts):
+            return
+        held = fresh[("enemies", side)] = cache[("enemies", side)]
+        gained, lost, toggled = [], [], []
+        for h, was, now in parts:
+            exerted, exerts = (any(self._exerts(c) for c in x[0]) if x else False for x in (was, now))
+            if exerted != exerts:
+                toggled.append((h, exerts))
             if now:
                 if h not in held:
                     gained.append(h)
                 held[h] = tuple(now[0])
             elif held.pop(h, None) is not None:
                 lost.append(h)
-        fresh[("enemies", side)] = held
         if ("enemy-hexes", side) in cache:
-            fresh[("enemy-hexes", side)] = cache[("enemy-hexes", side)].difference(lost).union(gained)
+            hexes_held = cache[("enemy-hexes", side)]
+            fresh[("enemy-hexes", side)] = hexes_held.difference(lost).union(gained) if gained or lost else hexes_held
         count = cache.get(("zoc-count", side))
         if ("zoc", side) in cache and count is not None:
-            fresh[("zoc-count", side)], fresh[("zoc", side)] = self._carry_zoc(
-                cache[("enemies", side)], held, count, cache[("zoc", side)], hexes)
+            fresh[("zoc-count", side)] = count
+            fresh[("zoc", side)] = self._carry_zoc(count, cache[("zoc", side)], toggled)
 
     def _enemy_parts(self, stacks: dict, h: str, side: Optional[str]) -> list:
         """The counted stacks of the enemy sides of `side` on hex h (one per side: every side a unit was
@@ -217,25 +220,21 @@ class Lookups:
             self._side_list = (len(self._sides), tuple(dict.fromkeys(self._sides.values())))
         return self._side_list[1]
 
-    def _carry_zoc(self, was: dict, now: dict, count: dict, zoc: frozenset, hexes: tuple) -> tuple:
-        """The ZOC count and set after the enemies in `hexes` changed from `was` to `now`."""
-        count = dict(count)
+    def _carry_zoc(self, count: dict, zoc: frozenset, toggled: list) -> frozenset:
+        """The ZOC once the hexes of `toggled` started or stopped holding an exerting enemy unit: `count`
+        (hex -> how many exerting enemy hexes it is next to) changed in place, the set made anew."""
         touched: list[str] = []
-        for h in hexes:
-            before = h in was and any(self._exerts(c) for c in was[h])
-            after = h in now and any(self._exerts(c) for c in now[h])
-            if before == after:
-                continue
+        for h, exerts in toggled:
             for n in self.grid.neighbours(h):
-                k = count.get(n, 0) + (1 if after else -1)
+                k = count.get(n, 0) + (1 if exerts else -1)
                 if k:
                     count[n] = k
                 else:
                     del count[n]
                 touched.append(n)
         if not touched:
-            return count, zoc
-        return count, zoc.difference([n for n in touched if n not in count]).union([n for n in touched if n in count])
+            return zoc
+        return zoc.difference([n for n in touched if n not in count]).union([n for n in touched if n in count])
 
     def _stack_of(self, position: Position, piece: str) -> Optional[tuple]:
         """(hex, side, counter) of a unit on a hex of the position, else None."""
