@@ -1,8 +1,8 @@
 """The look-ups the referee keeps indexed or carried instead of scanning every counter give exactly what a fresh
 scan gives: the position's hex index (`Position.at`, `Position.stacks`, carried from one position to the next),
 and what combat reads from the replay's stacks (a hex's units, the front between two sides, the markers in a
-hex) and from the ledger (the pieces and hexes the phase's earlier battles used), and a side's enemies and their
-ZOC carried through the moves of either side (`Lookups.carry`). Checked at every change of
+hex) and from the ledger (the pieces and hexes the phase's earlier battles used), and a side's enemies, their ZOC and the
+stacks units share, carried through the moves of either side (`Lookups.carry`). Checked at every change of
 real VASSAL logs with moves, flips, removals, rolls and undos (two of Ardennes II with its 498 counters, Aachen's long
 game, a Meuse combat with retreats and advances), and over random changes of small positions."""
 from __future__ import annotations
@@ -93,7 +93,7 @@ def test_indexed_lookups_equal_fresh_scans_at_every_change(monkeypatch, stem):
     from validator.referee.audit import audit
     g, record = _real(stem)
     record.start.at("")                               # the index built at the start: every position carries it
-    seen = {"changes": 0, "positions": 0, "fronts": 0, "units": 0, "markers": 0, "limits": 0, "zoc": 0}
+    seen = {"changes": 0, "positions": 0, "fronts": 0, "units": 0, "markers": 0, "limits": 0, "zoc": 0, "shared": 0}
 
     change = keepers._change_position
 
@@ -150,7 +150,11 @@ def test_indexed_lookups_equal_fresh_scans_at_every_change(monkeypatch, stem):
         carry(self, before, after, piece, in_place)
         pos, cache = self._by_position
         if pos is after and cache and "counted_stacks" in cache:
-            assert {k: list(v) for k, v in cache["counted_stacks"].items()} == _rebuilt(self, after), stem
+            fresh = _rebuilt(self, after)
+            assert {k: list(v) for k, v in cache["counted_stacks"].items()} == fresh, stem
+            if "shared" in cache:                 # the stacks two or more units share, carried
+                assert cache["shared"] == frozenset(k for k, v in fresh.items() if len(v) > 1), (stem, piece)
+                seen["shared"] += 1
             for key, v in cache.items():         # a side's enemies and their ZOC, kept or carried: as fresh
                 if key[0] == "enemies":
                     assert v == _enemies(self, after, key[1]), (stem, piece, key)
@@ -168,7 +172,7 @@ def test_indexed_lookups_equal_fresh_scans_at_every_change(monkeypatch, stem):
     monkeypatch.setattr(combat._HexMarkers, "get", checked_markers)
     monkeypatch.setattr(battles, "_attacked", checked_attacked)
     audit(g, record)
-    assert seen["changes"] >= 4 and seen["positions"] and seen["units"] and seen["limits"], seen
+    assert seen["changes"] >= 4 and seen["positions"] and seen["units"] and seen["limits"] and seen["shared"], seen
     if stem == "ardennes2_fragment":
         assert seen["markers"]                       # its strength modifiers read the markers in a hex
     if stem == "aachen_long_game":

@@ -104,6 +104,13 @@ class Lookups:
             stacks = cache["counted_stacks"] = out
         return stacks
 
+    def shared(self, position: Position) -> frozenset:
+        """The keys of `counted_stacks` whose hex two or more units of one side share (carried as they are)."""
+        cache = self.of(position)
+        keys = cache.get("shared")
+        if keys is None:
+            keys = cache["shared"] = frozenset(k for k, units in self.counted_stacks(position).items() if len(units) > 1)
+        return keys
     def enemies(self, position: Position, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
         """Hexes held by units of another side than `side`, each hex's units in the position's order."""
         cache = self.of(position)
@@ -167,6 +174,8 @@ class Lookups:
         if stacks is None:
             return                                 # its place in the order is not known: rebuild
         fresh = {"counted_stacks": stacks}
+        if "shared" in cache:
+            fresh["shared"] = _reshared(cache["shared"], stacks, [x[:2] for x in (old, new) if x is not None])
         changed = {x[1] for x in (old, new) if x is not None and x[1] is not None}
         for key, v in cache.items():               # keyed (look-up, side): see enemies
             if isinstance(key, tuple) and changed <= {key[1]}:
@@ -242,6 +251,13 @@ class Lookups:
         if c is None or c.kind != "unit" or w is None or w.hex is None:
             return None
         return w.hex, self.side_of(c), c
+
+
+def _reshared(shared: frozenset, stacks: dict, keys: list) -> frozenset:
+    """`Lookups.shared` once the stacks of `keys` changed."""
+    on = [k for k in keys if len(stacks.get(k, ())) > 1 and k not in shared]
+    off = [k for k in keys if len(stacks.get(k, ())) <= 1 and k in shared]
+    return shared.difference(off).union(on) if on or off else shared
 
 
 def _restacked(stacks: dict, piece: str, old: Optional[tuple], new: Optional[tuple],
