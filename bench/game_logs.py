@@ -94,9 +94,10 @@ def _restore_commands(log: Path) -> dict[str, tuple[str, str]]:
 def _undone_at_end(log: Path, module: Path, restore: dict) -> list[str]:
     """The commands that put back, at a log's end, the pieces it removed and the flips it made."""
     from compiler.vassal.vlog import read_log
+    from validator.referee.chain import ends
     rec = read_log(log, module)
     start = {c.piece: c for c, _ in rec.start}
-    end = {c.piece: c for c, _ in _replayed(rec)}
+    end = {c.piece: c for c, _ in ends(rec).end}         # the position at its end, undos taken back
     out = []
     for pid, c in start.items():
         if pid not in restore:
@@ -106,23 +107,6 @@ def _undone_at_end(log: Path, module: Path, restore: dict) -> list[str]:
         elif end[pid].state != c.state:
             out.append("D/" + encode([pid, restore[pid][1]], "/"))
     return out
-
-
-def _replayed(rec):
-    """The position at the log's end, each event applied in order (an undo's events are its step's own)."""
-    from validator.records.record import Moved, Placed, Removed, StateChanged
-    pos = rec.start
-    for s in rec.steps:
-        for e in s.events:
-            if isinstance(e, Moved):
-                pos = pos.placed(e.counter, e.dst)
-            elif isinstance(e, Placed):
-                pos = pos.placed(e.counter, e.where)
-            elif isinstance(e, Removed):
-                pos = pos.removed(e.counter.piece)
-            elif isinstance(e, StateChanged) and pos.where(e.counter.piece) is not None:
-                pos = pos.changed(e.counter)
-    return pos
 
 
 def write_long_log(g: GameLogs, steps: int, out: Path) -> Path:
@@ -140,8 +124,8 @@ def write_long_log(g: GameLogs, steps: int, out: Path) -> Path:
     entries = _entries(g.logs[0])
     entries["savedGame"] = obfuscate((head + ("".join(ESC + t for t in picked))).encode("utf-8"), 0x5a)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in entries.items():
-            z.writestr(name, data)
+        for name, data in entries.items():              # dated alike: the same log each time
+            z.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
     return out
 
 
