@@ -1,7 +1,7 @@
 """Where one audit's time goes, inside one warm process: reading the log, the replay (every rule), the JSON
 report (CPU seconds of each); per step, for a game's long log (bench/game_logs.py) and for each of its real
-logs unrepeated; and the process's peak RSS after each stage of the long log's first audit. Not what a user
-waits for (bench_audit.py times that): a guide to where to look.
+logs unrepeated. Not what a user waits for (bench_audit.py times that, and each process's peak memory): a
+guide to where to look.
 
     python bench/audit_stages.py [--game ardennes2] [--steps 20000] [--runs 3] [--profile FILE]
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import resource
 import tempfile
 import time
 from pathlib import Path
@@ -19,13 +18,6 @@ from pathlib import Path
 from common import ROOT  # noqa: E402  (puts the repository on sys.path)
 
 from game_logs import games, write_long_log  # noqa: E402
-
-
-PEAKS: list = []                     # the process's peak RSS (MB) after each stage of the first audit
-
-
-def _peak() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
 def _stages(game, mod, log: Path) -> tuple[float, float, float, int]:
@@ -37,18 +29,13 @@ def _stages(game, mod, log: Path) -> tuple[float, float, float, int]:
     from validator.referee.audit import audit
     gc.disable()
     try:
-        before = _peak()
         t0 = time.process_time()
         record = read_any(game, log, mod)
         t1 = time.process_time()
-        after_read = _peak()
         result = audit(game, record)
         t2 = time.process_time()
-        after_replay = _peak()
         render_json([LogResult(str(log), result)], False)
         t3 = time.process_time()
-        if not PEAKS:
-            PEAKS.extend((before, after_read, after_replay, _peak()))
     finally:
         gc.enable()
     return t1 - t0, t2 - t1, t3 - t2, len(record.steps)
@@ -75,8 +62,6 @@ def main() -> None:
         best = min((_stages(game, mod, path) for _ in range(a.runs)), key=lambda x: x[1])
         r, p, j, n = best
         print(f"  {path.name:<34} {n:>6} {r:10.3f} {p:12.3f} {j:10.3f} {p / max(n, 1) * 1000:15.3f}")
-    print(f"  peak RSS of this process, MB: {PEAKS[0]} with the tree and module loaded, {PEAKS[1]} once the long log "
-          f"is read, {PEAKS[2]} once it is judged, {PEAKS[3]} once its JSON is made")
 
 
 if __name__ == "__main__":
