@@ -182,9 +182,10 @@ def test_indexed_lookups_equal_fresh_scans_at_every_change(monkeypatch, stem):
 def _scanned_front(game, stacks, side) -> list:
     """The front as `combat.defender_hexes` read it before: every occupied hex with a fighting unit of another
     known side, next to a hex with a fighting unit of `side`, each unit's hex read from a pass over them all."""
-    from validator.referee.combat import _fights, _side_of
+    from validator.positions.stacking import side_of
+    from validator.referee.combat import _fights
     by_hex = dict(stacks.items())
-    mine = {h for h, us in by_hex.items() if any(_fights(game, c) and _side_of(game, c) == side for c in us)}
+    mine = {h for h, us in by_hex.items() if any(_fights(game, c) and side_of(game, c) == side for c in us)}
     return [h for h, us in by_hex.items()
-            if any(_fights(game, c) and _side_of(game, c) not in (None, side) for c in us)
+            if any(_fights(game, c) and side_of(game, c) not in (None, side) for c in us)
             and any(n in mine for n in game.grid.neighbours(h))]
