@@ -25,6 +25,10 @@ from .phases import PhaseTracker
 from .start import Match, location_hexes, slots
 
 
+SIDE_LOOKUPS = ("enemies", "merged", "enemy-hexes", "zoc", "zoc-count")   # kept per side (see carry)
+MAX_PENDING = 64                      # hexes noted for a side's look-ups before they are dropped instead
+
+
 class Lookups:
     """Look-ups on the game and on positions that every rule of one audit shares. Each is a function
     of its arguments alone, remembered: per unit id, per movement class, per position (the latest one,
@@ -111,10 +115,13 @@ class Lookups:
         if keys is None:
             keys = cache["shared"] = frozenset(k for k, units in self.counted_stacks(position).items() if len(units) > 1)
         return keys
+
     def enemies(self, position: Position, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
         """Hexes held by units of another side than `side`, each hex's units in the position's order."""
         cache = self.of(position)
         key = ("enemies", side)
+        if ("unsettled", side) in cache:
+            self._settle(cache, side)
         held = cache.get(key)
         if held is None:
             out: dict[str, list] = {}
@@ -124,6 +131,7 @@ class Lookups:
                         out.setdefault(h, []).append(units)
             held = cache[key] = {h: tuple(parts[0]) if len(parts) == 1 else self._merged(position, h, side)
                                  for h, parts in out.items()}
+            cache[("merged", side)] = frozenset(h for h, parts in out.items() if len(parts) > 1)
         return held
 
     def _merged(self, position: Position, h: str, side: Optional[str]) -> tuple[Counter, ...]:
@@ -135,6 +143,8 @@ class Lookups:
         """The hexes of `enemies`, as one set per position (a path search's key: hashed once)."""
         cache = self.of(position)
         key = ("enemy-hexes", side)
+        if ("unsettled", side) in cache:
+            self._settle(cache, side)
         hexes = cache.get(key)
         if hexes is None:
             hexes = cache[key] = frozenset(self.enemies(position, side))
@@ -144,6 +154,8 @@ class Lookups:
         """The hexes next to those enemy units hold (one set per position and side)."""
         cache = self.of(position)
         key = ("zoc", side)
+        if ("unsettled", side) in cache:
+            self._settle(cache, side)
         hexes = cache.get(key)
         if hexes is None:
             count: dict[str, int] = {}            # hex -> how many exerting enemy hexes it is next to
@@ -163,9 +175,10 @@ class Lookups:
 
     def carry(self, before: Position, after: Position, piece: str, in_place: bool) -> None:
         """The position changed from `before` to `after` in one piece: derive the stacks of `after` from
-        those of `before` rather than from every counter, keep a side's look-ups (its enemies, their ZOC)
-        where only a unit of that side changed, and change them only in the hexes the piece left and entered
-        where a unit of another side did. `in_place`: the piece kept its place in the order."""
+        those of `before` rather than from every counter, and keep a side's look-ups (its enemies, the hexes
+        they hold, their ZOC): as they are where only a unit of that side changed, else with the hexes the piece
+        left and entered noted, to be read again when the side's look-ups are next asked (`_settle`: a side's
+        moves in a row change its enemy's look-ups once). `in_place`: the piece kept its place in the order."""
         pos, cache = self._by_position
         if cache is None or pos is not before or "counted_stacks" not in cache or before is after:
             return
@@ -177,43 +190,56 @@ class Lookups:
         if "shared" in cache:
             fresh["shared"] = _reshared(cache["shared"], stacks, [x[:2] for x in (old, new) if x is not None])
         changed = {x[1] for x in (old, new) if x is not None and x[1] is not None}
-        for key, v in cache.items():               # keyed (look-up, side): see enemies
-            if isinstance(key, tuple) and changed <= {key[1]}:
-                fresh[key] = v
         hexes = tuple(dict.fromkeys(x[0] for x in (old, new) if x is not None))
-        for key in cache:
-            if isinstance(key, tuple) and key[0] == "enemies" and not changed <= {key[1]}:
-                self._carry_enemies(cache, fresh, key[1], hexes)
+        fresh.update((key, v) for key, v in cache.items() if isinstance(key, tuple))   # keyed (look-up, side)
+        if hexes:
+            for side in {key[1] for key in cache if isinstance(key, tuple) and key[0] in ("enemies", "unsettled")}:
+                if not changed <= {side}:
+                    self._unsettle(fresh, side, hexes)
         self._by_position = (after, fresh)
 
-    def _carry_enemies(self, cache: dict, fresh: dict, side: Optional[str], hexes: tuple) -> None:
-        """A side's enemies (and the hexes they hold, their ZOC) after a unit of another side left or entered
-        `hexes`: those hexes read again, the rest kept. The look-ups of the position before are dropped with
-        it, so they are changed in place. Where a hex holds units of several enemy sides (their units merged in
-        the position's order), nothing is carried: the look-ups are made afresh."""
-        parts = [(h, self._enemy_parts(cache["counted_stacks"], h, side),
-                  self._enemy_parts(fresh["counted_stacks"], h, side)) for h in hexes]
-        if any(len(was) > 1 or len(now) > 1 for _, was, now in parts):
+    @staticmethod
+    def _unsettle(cache: dict, side: Optional[str], hexes: tuple) -> None:
+        """A side's look-ups put aside, with the hexes that changed since they were read (`_settle` reads them
+        again when they are next asked); a side long not asked has them dropped instead, made afresh then."""
+        kept = cache.pop(("unsettled", side), None)
+        if kept is None:
+            kept = {what: cache.pop((what, side)) for what in SIDE_LOOKUPS if (what, side) in cache}
+            kept["pending"] = ()
+        kept["pending"] += hexes
+        if len(kept["pending"]) <= MAX_PENDING:
+            cache[("unsettled", side)] = kept
+
+    def _settle(self, cache: dict, side: Optional[str]) -> None:
+        """A side's look-ups put aside (`_unsettle`), once units of other sides left or entered the hexes noted:
+        those hexes read again, the rest kept, and the look-ups put back. They are changed in place (those of
+        a position before are dropped with it). Where such a hex holds, or held, units of several enemy sides
+        (merged in the position's order), they are dropped: made afresh when asked."""
+        kept = cache.pop(("unsettled", side))
+        hexes = dict.fromkeys(kept.pop("pending"))
+        held, merged = kept["enemies"], kept["merged"]
+        now = [(h, self._enemy_parts(cache["counted_stacks"], h, side)) for h in hexes]
+        if any(h in merged or len(parts) > 1 for h, parts in now):
             return
-        held = fresh[("enemies", side)] = cache[("enemies", side)]
         gained, lost, toggled = [], [], []
-        for h, was, now in parts:
-            exerted, exerts = (any(self._exerts(c) for c in x[0]) if x else False for x in (was, now))
+        for h, parts in now:
+            was = held.get(h)
+            exerted = was is not None and any(self._exerts(c) for c in was)
+            exerts = bool(parts) and any(self._exerts(c) for c in parts[0])
             if exerted != exerts:
                 toggled.append((h, exerts))
-            if now:
-                if h not in held:
+            if parts:
+                if was is None:
                     gained.append(h)
-                held[h] = tuple(now[0])
-            elif held.pop(h, None) is not None:
+                held[h] = tuple(parts[0])
+            elif was is not None:
+                del held[h]
                 lost.append(h)
-        if ("enemy-hexes", side) in cache:
-            hexes_held = cache[("enemy-hexes", side)]
-            fresh[("enemy-hexes", side)] = hexes_held.difference(lost).union(gained) if gained or lost else hexes_held
-        count = cache.get(("zoc-count", side))
-        if ("zoc", side) in cache and count is not None:
-            fresh[("zoc-count", side)] = count
-            fresh[("zoc", side)] = self._carry_zoc(count, cache[("zoc", side)], toggled)
+        if "enemy-hexes" in kept and (gained or lost):
+            kept["enemy-hexes"] = kept["enemy-hexes"].difference(lost).union(gained)
+        if "zoc" in kept and "zoc-count" in kept:
+            kept["zoc"] = self._carry_zoc(kept["zoc-count"], kept["zoc"], toggled)
+        cache.update(((what, side), v) for what, v in kept.items())
 
     def _enemy_parts(self, stacks: dict, h: str, side: Optional[str]) -> list:
         """The counted stacks of the enemy sides of `side` on hex h (one per side: every side a unit was
