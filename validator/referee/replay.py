@@ -151,10 +151,21 @@ def _undo(r: Replay, step: Step, target: Optional[int], snaps: dict) -> None:
     before = r.ledger
     r.restore(snap)
     for roll in before.rolls[len(r.ledger.rolls):]:
-        battle = next((b for b in before.battles if b.step == roll.step), None)
-        r.discarded += (Discarded(roll.step, step.index, roll.roll, battle),)
+        r.discarded += (Discarded(roll.step, step.index, roll.roll, _battle_of(before.battles, roll.step)),)
     r.withdraw(target)
     r.coverage.setdefault(target, {"partly": [], "not": []})["undone"] = step.index
+
+
+def _battle_of(battles: tuple, step: int):
+    """The first battle of the phase's list settled by the roll of `step` (one of the latest: the list is
+    read from its end, in the order of the rolls)."""
+    hit = None
+    for b in reversed(battles):
+        if b.step == step:
+            hit = b
+        elif b.step < step:
+            break
+    return hit
 
 
 def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
