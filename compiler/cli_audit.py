@@ -32,7 +32,12 @@ def run_audit(path: Path, logs: tuple, module: Optional[Path], scenario: Optiona
             results = audit_batch(setup, logs, jobs, chain)
     except CannotRun as e:
         return _cannot(str(e))
-    click.echo(render(results, fmt, quiet), nl=False)
+    if fmt == "json":                         # a long log's JSON, printed piece by piece
+        from compiler.audit.render_json import json_pieces
+        for piece in json_pieces(results, quiet):
+            click.echo(piece, nl=False)
+    else:
+        click.echo(render(results, fmt, quiet), nl=False)
     if report_error is not None:              # the findings are printed all the same
         return max(_cannot(report_error), exit_status(results))
     if report is not None:

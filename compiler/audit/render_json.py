@@ -3,6 +3,7 @@ finding's severity is "error", "warning" or "note", and the summary counts `erro
 from __future__ import annotations
 
 import json
+from typing import Iterator
 
 from validator.diagnostics import SHOWN
 
@@ -16,15 +17,32 @@ def summary(results: list) -> dict:
 
 
 def render_json(results: list, quiet: bool = False) -> str:
-    logs = []
-    for r in results:
-        if r.error:
-            logs.append({"file": r.file, "error": r.error, "diagnostics": []})
-            continue
-        d = r.audit.as_json()
-        for diagnostic in d["diagnostics"]:
-            diagnostic["severity"] = SHOWN[diagnostic["severity"]]
-        d["file"] = r.file
-        d["warnings"] = list(r.warnings)
-        logs.append(d)
-    return json.dumps({"logs": logs, "summary": summary(results)}, indent=2, ensure_ascii=False) + "\n"
+    return "".join(json_pieces(results, quiet))
+
+
+PIECE_CHARS = 1 << 16
+
+
+def json_pieces(results: list, quiet: bool = False) -> Iterator[str]:
+    """The JSON text (`render_json`'s, to the character) in pieces of about PIECE_CHARS, so that a long
+    log's report is printed without the whole text, or every one of its small parts, held at once."""
+    doc = {"logs": [_log(r) for r in results], "summary": summary(results)}
+    parts, size = [], 0
+    for part in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(doc):
+        parts.append(part)
+        size += len(part)
+        if size >= PIECE_CHARS:
+            yield "".join(parts)
+            parts, size = [], 0
+    yield "".join(parts) + "\n"
+
+
+def _log(r) -> dict:
+    if r.error:
+        return {"file": r.file, "error": r.error, "diagnostics": []}
+    d = r.audit.as_json()
+    for diagnostic in d["diagnostics"]:
+        diagnostic["severity"] = SHOWN[diagnostic["severity"]]
+    d["file"] = r.file
+    d["warnings"] = list(r.warnings)
+    return d

@@ -2,6 +2,11 @@
 
 A `Position` is a value: its methods return new positions and never change the one they are called on.
 Counters keep their order within a place (bottom first), as a stack on the map does.
+
+The counters on the map are also indexed by hex, so that `at` and `stacks` read only what they return
+instead of every counter. The index is built the first time a position is asked by hex, and a position
+made from an indexed one by one change gets its index from it, changed only where that change is (one or
+two hexes), so that a game replayed event by event builds it once.
 """
 from __future__ import annotations
 
@@ -32,10 +37,75 @@ class Counter:
         return Counter(self.piece, self.unit, self.side, frozenset(state), self.kind)
 
 
+class _HexIndex:
+    """The counters on the map by hex, in the position's order. `hexes`: hex -> (its counters, bottom first;
+    each one's rank, its place in the position's order); `next`: the rank the next counter put on top of the
+    order gets; `ordered`: the hexes are in the order of their bottom counters (`Position.stacks`'s order),
+    else they are put so when that order is asked (a hex whose bottom counter left moves up the order)."""
+    __slots__ = ("hexes", "next", "ordered")
+
+    def __init__(self, hexes: dict, next_rank: int, ordered: bool = True):
+        self.hexes, self.next, self.ordered = hexes, next_rank, ordered
+
+    @staticmethod
+    def of(where: dict) -> "_HexIndex":
+        out: dict = {}
+        for rank, (w, c) in enumerate(where.values()):
+            if w.hex is not None:
+                e = out.get(w.hex)
+                out[w.hex] = ((c,), (rank,)) if e is None else (e[0] + (c,), e[1] + (rank,))
+        return _HexIndex(out, len(where))
+
+    def in_order(self) -> dict:
+        """The hexes in the order of their bottom counters (sorted here, once, where a change upset it)."""
+        if not self.ordered:
+            order = sorted(self.hexes.items(), key=lambda kv: kv[1][1][0])
+            self.hexes.clear()
+            self.hexes.update(order)
+            self.ordered = True
+        return self.hexes
+
+    def without(self, hex_id: str, piece: str) -> "_HexIndex":
+        """The index with a piece taken off a hex (where it stands there)."""
+        hexes = dict(self.hexes)
+        kept = self._take(hexes, hex_id, piece)
+        return _HexIndex(hexes, self.next, self.ordered and kept)
+
+    def placed(self, old: Optional[str], piece: str, new: Optional[str], c: Counter) -> "_HexIndex":
+        """The index with a piece taken off its hex (if on one) and put on top of the order on `new`."""
+        hexes = dict(self.hexes)
+        kept = old is None or self._take(hexes, old, piece)
+        ordered = self.ordered and kept
+        if new is not None:
+            e = hexes.get(new)
+            hexes[new] = ((c,), (self.next,)) if e is None else (e[0] + (c,), e[1] + (self.next,))
+        return _HexIndex(hexes, self.next + 1, ordered)
+
+    def changed(self, hex_id: str, c: Counter) -> "_HexIndex":
+        """The index with a counter's state changed in place."""
+        hexes = dict(self.hexes)
+        cs, ranks = hexes[hex_id]
+        hexes[hex_id] = (tuple(c if x.piece == c.piece else x for x in cs), ranks)
+        return _HexIndex(hexes, self.next, self.ordered)
+
+    @staticmethod
+    def _take(hexes: dict, hex_id: str, piece: str) -> bool:
+        """Take a piece off a hex; False where the hex's bottom counter left and others stay (the hexes'
+        order is then no longer known to be right)."""
+        cs, ranks = hexes[hex_id]
+        if len(cs) == 1:
+            del hexes[hex_id]
+            return True
+        i = next(i for i, x in enumerate(cs) if x.piece == piece)
+        hexes[hex_id] = (cs[:i] + cs[i + 1:], ranks[:i] + ranks[i + 1:])
+        return i != 0
+
+
 @dataclass(frozen=True)
 class Position:
     """Counters by place. Build with `Position.of(...)`; change with the methods, which return new values."""
     _where: dict = field(default_factory=dict)   # piece -> (Where, Counter), insertion = stacking order
+    _index: Optional[_HexIndex] = field(default=None, compare=False, repr=False)   # built when first asked
 
     @staticmethod
     def of(items: Iterable[tuple[Counter, Where]]) -> "Position":
@@ -44,6 +114,13 @@ class Position:
             d.pop(c.piece, None)
             d[c.piece] = (w, c)
         return Position(d)
+
+    def _hex_index(self) -> _HexIndex:
+        index = self._index
+        if index is None:
+            index = _HexIndex.of(self._where)
+            object.__setattr__(self, "_index", index)
+        return index
 
     # -- reading --
     def __len__(self) -> int:
@@ -62,15 +139,12 @@ class Position:
         return e[1] if e else None
 
     def at(self, hex_id: str) -> tuple[Counter, ...]:
-        return tuple(c for w, c in self._where.values() if w.hex == hex_id)
+        e = self._hex_index().hexes.get(hex_id)
+        return e[0] if e is not None else ()
 
     def stacks(self) -> dict[str, tuple[Counter, ...]]:
         """Occupied hexes -> their counters, bottom first."""
-        out: dict[str, list[Counter]] = {}
-        for w, c in self._where.values():
-            if w.hex is not None:
-                out.setdefault(w.hex, []).append(c)
-        return {h: tuple(cs) for h, cs in out.items()}
+        return {h: e[0] for h, e in self._hex_index().in_order().items()}
 
     def in_boxes(self) -> dict[str, tuple[Counter, ...]]:
         out: dict[str, list[Counter]] = {}
@@ -85,9 +159,12 @@ class Position:
     # -- changing (each returns a new Position) --
     def placed(self, counter: Counter, where: Where) -> "Position":
         d = dict(self._where)
-        d.pop(counter.piece, None)
+        old = d.pop(counter.piece, None)
         d[counter.piece] = (where, counter)
-        return Position(d)
+        index = self._index
+        if index is not None:
+            index = index.placed(old[0].hex if old is not None else None, counter.piece, where.hex, counter)
+        return Position(d, index)
 
     def moved(self, piece: str, where: Where) -> "Position":
         e = self._where.get(piece)
@@ -97,8 +174,11 @@ class Position:
 
     def removed(self, piece: str) -> "Position":
         d = dict(self._where)
-        d.pop(piece, None)
-        return Position(d)
+        old = d.pop(piece, None)
+        index = self._index
+        if index is not None and old is not None and old[0].hex is not None:
+            index = index.without(old[0].hex, piece)
+        return Position(d, index)
 
     def changed(self, counter: Counter) -> "Position":
         e = self._where.get(counter.piece)
@@ -106,4 +186,7 @@ class Position:
             raise KeyError(counter.piece)
         d = dict(self._where)
         d[counter.piece] = (e[0], counter)
-        return Position(d)
+        index = self._index
+        if index is not None and e[0].hex is not None:
+            index = index.changed(e[0].hex, counter)
+        return Position(d, index)

@@ -13,11 +13,13 @@ tied to the roll the undo took back (`rerolls`).
 """
 from __future__ import annotations
 
+import bisect
 from typing import NamedTuple, Optional
 
 from ..records.record import Chat, DieRoll, Removed, StateChanged
 from .combat import Judgement, Limits, judge_battle, side_effects, retreat_of
 from .crt import combat_tables, read_cell
+from .hex_stacks import HexStacks
 from .ledger import Ledger, put
 
 
@@ -88,26 +90,6 @@ def following(v) -> tuple:
     return tuple(out)
 
 
-class HexStacks:
-    """The replay's units by hex (`Lookups.counted_stacks`, kept per position and carried from event to
-    event), read as combat reads a map: a hex's units, the hexes held. No pass over every counter."""
-
-    def __init__(self, counted: dict, sides: tuple):
-        self._counted, self._sides = counted, sides + (None,)
-
-    def get(self, hex_id: str, default=()):
-        out = ()
-        for s in self._sides:
-            units = self._counted.get((hex_id, s))
-            if units:
-                out += tuple(units)
-        return out or default
-
-    def items(self):
-        hexes = dict.fromkeys(h for h, _ in self._counted)
-        return ((h, self.get(h)) for h in hexes)
-
-
 def phase_battles(v) -> tuple:
     """The battles the ledger holds for the combat phase the game is in."""
     led = v.ledger
@@ -120,9 +102,25 @@ def limits_of(v, earlier: tuple) -> Limits:
     needed is not held to it), and the hexes attacked (where the tie was certain or likely: a roll that may
     have been for any of several hexes is taken to have been for one the log does not need)."""
     cb = v.game.rules.combat
-    return Limits(frozenset(p for b in earlier for p in b.attackers),
-                  frozenset(b.hex for b in earlier if b.hex and b.tie in ("certain", "likely")),
-                  cb.attack_once, cb.defend_once, cb.one_hex)
+    attackers, hexes = _attacked(earlier)
+    return Limits(attackers, hexes, cb.attack_once, cb.defend_once, cb.one_hex)
+
+
+_ATTACKED: list = [(), frozenset(), frozenset()]     # the latest battles read, and what `_attacked` gave
+
+
+def _attacked(earlier: tuple) -> tuple[frozenset, frozenset]:
+    """The pieces that attacked in these battles and the hexes attacked (tied certain or likely). A phase's
+    battles grow one roll at a time: what the latest list gave is extended by the battles after it."""
+    last, attackers, hexes = _ATTACKED
+    if len(earlier) < len(last) or earlier[:len(last)] != last:
+        last, attackers, hexes = (), frozenset(), frozenset()
+    new = earlier[len(last):]
+    if new:
+        attackers = attackers | {p for b in new for p in b.attackers}
+        hexes = hexes | {b.hex for b in new if b.hex and b.tie in ("certain", "likely")}
+    _ATTACKED[:] = [earlier, attackers, hexes]
+    return attackers, hexes
 
 
 def read_battle(v) -> Optional[BattleReading]:
@@ -175,10 +173,16 @@ def _rerolled(v, battle: Battle):
         b = d.battle
         if d.undone_at >= battle.step or b is None or b.phase != battle.phase or b.side != battle.side:
             continue
-        if d.step in led.rerolled or any(d.undone_at < r.step < battle.step for r in led.rolls):
+        if d.step in led.rerolled or _rolled_between(led.rolls, d.undone_at, battle.step):
             return None
         return d if set(b.hexes) & set(battle.hexes) else None
     return None
+
+
+def _rolled_between(rolls: tuple, after: int, before: int) -> bool:
+    """A roll kept after step `after` and before step `before` (the ledger keeps its rolls in step order)."""
+    i = bisect.bisect_right(rolls, after, key=lambda r: r.step)
+    return i < len(rolls) and rolls[i].step < before
 
 
 def discarded_result(game, battle: Battle, total: int) -> Optional[str]:

@@ -22,17 +22,18 @@ import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Union
 
 from ..source.model import DRM, Game, SideEffect, Unit
 from ..positions.position import Counter, Position
 from ..positions.stacking import side_of
 from ..records.record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
-from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_holds, drm_counts, hex_markers,
+from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_holds, drm_counts,
                              hexside_readings, map_known, shift_span, strength_range, table_drm_features,
                              terrain_effect, type_effect)
 from .crt import (MAYBE_PROHIBITED, PRINTED, PROHIBITED, Cell, ColumnLine, CombatTable, Lookup, combat_tables,
                   read_cell, show_value)
+from .hex_stacks import HexStacks
 from .markers import marker_states
 from .retreats import UNREAD, AfterBattle, RetreatMap, advance_faults, moves_fit, retreat_of
 
@@ -56,9 +57,9 @@ YES, NO, UNKNOWN = "yes", "no", "unknown"
 LEGAL, MAYBE, UNLIKELY, ADVANCE, LIMIT, NOFIT = range(6)
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One reading of the battle: table, defender hex, attackers, terrain, column, modified roll, cell."""
+class Candidate(NamedTuple):
+    """One reading of the battle: table, defender hex, attackers, terrain, column, modified roll, cell. A
+    NamedTuple: a battle makes many."""
     table: str
     defender_hex: str
     attackers: tuple[str, ...]                # pieces
@@ -454,7 +455,14 @@ def _every_column(ct: CombatTable, why: str) -> list[Lookup]:
 def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[Strengths], shifts: tuple[int, int] = (0, 0)
                 ) -> list[Lookup]:
     """The columns a battle may use: those its strengths give (every one where they are not known), then
-    shifted (terrain) by each shift from shifts[0] to shifts[1] (negative: left), as the table's clamp says."""
+    shifted (terrain) by each shift from shifts[0] to shifts[1] (negative: left), as the table's clamp says.
+    A function of the table, the terrain, the span of combat values and the shifts alone: each such reading
+    is worked out once (`_COLUMNS`), whichever battle asks."""
+    lo, hi = _span(ct, st) if st else (None, None)
+    key = (id(ct), te.terrain, lo, hi, shifts[0], shifts[1])
+    hit = _COLUMNS.get(key)
+    if hit is not None and hit[0] is ct:
+        return list(hit[1])
     lines: list[Optional[ColumnLine]]
     if te.terrain is None and ct.lines:
         lines = list(ct.lines) + [None]      # unknown terrain: any printed line, or one not printed
@@ -466,11 +474,20 @@ def columns_for(ct: CombatTable, te: TerrainEffect, st: Optional[Strengths], shi
             out += _every_column(ct, f"any column: the tree prints no line for the terrain of the defender "
                                      f"on {ct.table.name}")
             continue
-        lo, hi = _span(ct, st) if st else (None, None)
         found = line.lookups(lo, hi) or [line.lookup(lo)]
         for s in range(shifts[0], shifts[1] + 1):
             out += [x for lk in found for x in shifted(ct, line, lk, s)]
-    return _one_per_column(out)
+    out = _one_per_column(out)
+    if len(_COLUMNS) >= MAX_COLUMN_READINGS:
+        _COLUMNS.clear()
+    _COLUMNS[key] = (ct, tuple(out))
+    return out
+
+
+_COLUMNS: dict = {}                   # (table, terrain, span, shifts) -> (the table, its columns)
+MAX_COLUMN_READINGS = 4096
+_LOSS_FITS: dict = {}                 # (cell, each side's losses) -> (the cell, its fit)
+MAX_LOSS_FITS = 4096
 
 
 def _one_per_column(lookups: list[Lookup]) -> list[Lookup]:
@@ -621,6 +638,8 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
         return moved, True
     if moved:
         return sorted(moved), False          # which of them retreated from a battle (if any) is not known
+    if isinstance(stacks, HexStacks):
+        return sorted(stacks.front(side, lambda c: _fights(game, c), game.grid.neighbours)), False
     stacks = stacks if stacks is not None else position.stacks()
     out = [h for h, stack in stacks.items()
            if any(_fights(game, c) and side_of(game, c) not in (None, side) for c in stack)
@@ -659,6 +678,8 @@ class _Tally:
     fits: dict[tuple, tuple[str, Optional[str]]] = field(default_factory=dict)   # memo of cell_fit
     notes: dict[str, None] = field(default_factory=dict)                         # readings taken as standard
     best: Optional[Candidate] = None                                             # the cheapest reading so far
+    tried: set = field(default_factory=set)      # the readings judged (each judged once, whatever gave it)
+    done: set = field(default_factory=set)       # the attacker subsets whose readings were all judged
 
     @property
     def found(self) -> bool:                 # a reading fits outright: stop
@@ -667,8 +688,11 @@ class _Tally:
     def add(self, c: Candidate, outcome_key: tuple = ()) -> None:
         k = (c.table, c.defender_hex, c.terrain, c.column, c.roll, c.cell, c.fit, c.reason, c.unlikely, c.faults,
              c.breaks, outcome_key)
-        if k in self.candidates:
-            return
+        if k not in self.candidates:
+            self.put(k, c)
+
+    def put(self, k: tuple, c: Candidate) -> None:
+        """A reading not tried before (`k`: its key, as `add` makes it)."""
         self.candidates[k] = c
         if self.best is None or c.rank < self.best.rank:
             self.best = c
@@ -712,11 +736,27 @@ class _Battle:
     stacks: Optional[dict] = None             # hex -> its counters (the replay's, where it has them)
     memo: dict = field(default_factory=dict)
 
-    def markers(self) -> dict:
-        """Hex -> the markers in it (read once a battle, and only where a strength modifier asks)."""
+    def markers(self) -> "_HexMarkers":
+        """Hex -> the markers in it (read per hex, once a battle, and only where a strength modifier asks)."""
         if "markers" not in self.memo:
-            self.memo["markers"] = hex_markers(self.position)
+            self.memo["markers"] = _HexMarkers(self.position)
         return self.memo["markers"]
+
+    def defenders(self, hex_id: str) -> list[str]:
+        """The combat units of the defending sides in a hex (`_units_at`), read once a battle."""
+        key = ("defenders", hex_id)
+        out = self.memo.get(key)
+        if out is None:
+            out = self.memo[key] = _units_at(self.game, self.position, hex_id, False, self.side, self.stacks)
+        return out
+
+    def adjacent(self, hex_id: str) -> list[str]:
+        """The attacking side's combat units next to a hex (`_adjacent_attackers`), read once a battle."""
+        key = ("adjacent", hex_id)
+        out = self.memo.get(key)
+        if out is None:
+            out = self.memo[key] = _adjacent_attackers(self.game, self.position, hex_id, self.side, self.stacks)
+        return out
 
     def shown(self) -> dict:
         """Marker id -> the unit states it shows (worked out once per game: every battle of an audit asks)."""
@@ -727,6 +767,21 @@ class _Battle:
 
 
 _SHOWN: dict = {}
+
+
+class _HexMarkers:
+    """The marker ids standing in each hex, read hex by hex from the position's index (a battle asks only
+    about the hexes of its units)."""
+
+    def __init__(self, position: Position):
+        self._position, self._hexes = position, {}
+
+    def get(self, hex_id: Optional[str], default=()) -> tuple[str, ...]:
+        out = self._hexes.get(hex_id)
+        if out is None:
+            here = self._position.at(hex_id) if hex_id is not None else ()
+            out = self._hexes[hex_id] = tuple(c.unit for c in here if c.kind == "marker")
+        return out or default
 
 
 @dataclass(frozen=True)
@@ -754,8 +809,8 @@ def _breaks(b: _Battle, hex_id: str, attackers: Iterable[str]) -> tuple:
 def _judge_hex(b: _Battle, hex_id: str, tally: _Tally, ps: _Pass) -> None:
     """Every reading of a battle against one hex: attacker subsets x terrain x hexsides x tables x columns."""
     game, position = b.game, b.position
-    defenders = _units_at(game, position, hex_id, False, b.side, b.stacks)
-    adjacent = _adjacent_attackers(game, position, hex_id, b.side, b.stacks)
+    defenders = b.defenders(hex_id)
+    adjacent = b.adjacent(hex_id)
     if not defenders or not adjacent:
         tally.add(Candidate("", hex_id, (), None, None, None, "", UNKNOWN,
                             f"no {b.side} unit is adjacent to {hex_id}" if defenders else f"no defender in {hex_id}"))
@@ -775,45 +830,57 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally, ps: _Pass) -> None:
         return
     d_out = side_outcome(game, position, defenders, b.losses)
     terrains, why_terrain = terrain_options(game, hex_id)
-    tried: set[tuple] = set()
     subsets = _subsets(required, optional) if complete else _subsets_by_outcome(game, position, required, optional)
     for attackers in subsets:
-        a_out = side_outcome(game, position, attackers, b.losses)
-        a_hexes = frozenset(position.where(p).hex for p in attackers)
-        breaks = _breaks(b, hex_id, attackers)
-        for te, ct in itertools.product(terrains, b.tables):
-            if te.prohibited:
-                continue
-            facts = BattleFacts(tuple(position.counter(p).unit for p in attackers), a_hexes, hex_id, te.terrain)
-            if ct.table.requires is not None and condition_holds(game, ct.table.requires, facts) == NO:
-                continue
-            after = _after_battle(b, ct, hex_id, attackers, defenders, movers)
-            drms, _ = table_drms(game, ct, b.side)
-            named = table_drm_features(drms)
-            te_drm = 0 if te.terrain in named else te.drm      # the table's own DRM for that terrain
-            for hx in hexside_readings(game, a_hexes, hex_id, named):
-                st, why_st = battle_strengths(b, ct, attackers, defenders, _times(te.multiplier, hx.multiplier))
-                sums, open_ended = modifier_sums(game, ct, b.side, facts, te_drm + hx.drm)
-                known = te.terrain is not None and map_known(game)
-                least, most, why_shift = shift_span(game, ct.table, te.shift + hx.shift, facts, known,
-                                                    len(ct.headings.columns))
-                for n in (te.assumption,) + hx.assumptions:
-                    if n:
-                        tally.notes[n] = None
-                reading = (ct.id, a_out.key(), te, st, least, most, frozenset(sums),
-                           after.key() if after else (), breaks)
-                if reading in tried:
-                    continue                 # another subset already gave this reading
-                tried.add(reading)
-                why = "; ".join(w for w in (why_terrain if te.terrain is None else None, why_st, why_shift) if w)
-                mods = f"{', '.join(st.why)} may change the strengths" if st and st.why else None
-                base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN, breaks=breaks,
-                                 odds=_odds_text(ct, st), varies="; ".join(w for w in (why_st, mods, why_shift) if w)
-                                 or None)
-                for lk in columns_for(ct, te, st, (least, most)):
-                    _judge_column(b, ct, lk, base, (a_out, d_out), why or None, tally, (sums, open_ended), after)
-                    if tally.found:
-                        return
+        if attackers in tally.done:
+            continue                         # an earlier pass judged every reading with these attackers
+        _judge_attackers(b, hex_id, tally, attackers, defenders, movers, d_out, terrains, why_terrain)
+        if tally.found:
+            return
+        tally.done.add(attackers)
+
+
+def _judge_attackers(b: _Battle, hex_id: str, tally: _Tally, attackers: tuple, defenders: list, movers: list,
+                     d_out: SideOutcome, terrains: list, why_terrain: Optional[str]) -> None:
+    """Every reading of the battle against one hex with these attackers: terrain x tables x hexsides x columns
+    (a function of the attackers, whichever pass asks; a reading another subset gave is not tried again)."""
+    game, position, tried = b.game, b.position, tally.tried
+    a_out = side_outcome(game, position, attackers, b.losses)
+    a_hexes = frozenset(position.where(p).hex for p in attackers)
+    breaks = _breaks(b, hex_id, attackers)
+    for te, ct in itertools.product(terrains, b.tables):
+        if te.prohibited:
+            continue
+        facts = BattleFacts(tuple(position.counter(p).unit for p in attackers), a_hexes, hex_id, te.terrain)
+        if ct.table.requires is not None and condition_holds(game, ct.table.requires, facts) == NO:
+            continue
+        after = _after_battle(b, ct, hex_id, attackers, defenders, movers)
+        drms, _ = table_drms(game, ct, b.side)
+        named = table_drm_features(drms)
+        te_drm = 0 if te.terrain in named else te.drm      # the table's own DRM for that terrain
+        for hx in hexside_readings(game, a_hexes, hex_id, named):
+            st, why_st = battle_strengths(b, ct, attackers, defenders, _times(te.multiplier, hx.multiplier))
+            sums, open_ended = modifier_sums(game, ct, b.side, facts, te_drm + hx.drm)
+            known = te.terrain is not None and map_known(game)
+            least, most, why_shift = shift_span(game, ct.table, te.shift + hx.shift, facts, known,
+                                                len(ct.headings.columns))
+            for n in (te.assumption,) + hx.assumptions:
+                if n:
+                    tally.notes[n] = None
+            reading = (ct.id, a_out.key(), te, st, least, most, frozenset(sums),
+                       after.key() if after else (), breaks)
+            if reading in tried:
+                continue                 # another subset already gave this reading
+            tried.add(reading)
+            why = "; ".join(w for w in (why_terrain if te.terrain is None else None, why_st, why_shift) if w)
+            mods = f"{', '.join(st.why)} may change the strengths" if st and st.why else None
+            base = Candidate(ct.id, hex_id, attackers, te.terrain, None, None, "", UNKNOWN, breaks=breaks,
+                             odds=_odds_text(ct, st), varies="; ".join(w for w in (why_st, mods, why_shift) if w)
+                             or None)
+            for lk in columns_for(ct, te, st, (least, most)):
+                _judge_column(b, ct, lk, base, (a_out, d_out), why or None, tally, (sums, open_ended), after)
+                if tally.found:
+                    return
 
 
 def _odds_text(ct: CombatTable, st: Optional[Strengths]) -> Optional[str]:
@@ -840,7 +907,7 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
     removed = frozenset(p for p, x in b.losses.items() if x.removed)
     others = [p for p, x in b.losses.items() if x.moved and not x.removed and p not in movers
               and (c := b.position.counter(p)) is not None and c.kind == "unit" and side_of(b.game, c) == b.side]
-    adjacent = frozenset(_adjacent_attackers(b.game, b.position, hex_id, b.side, b.stacks))
+    adjacent = frozenset(b.adjacent(hex_id))
     used = b.limits.attackers if b.limits.attack_once else frozenset()
     return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed, paths,
                        tuple(movers) + tuple(others), adjacent, used)
@@ -856,29 +923,48 @@ def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
             why = (f"{where}, no attack may be made ({ct.table.clamp.rule or ct.table.rule})"
                    if lk.reason == PROHIBITED else f"{where}, the attack may be one the rules forbid (the tree "
                                                    "does not say)")
-            tally.add(dataclasses.replace(base, column=where, fit=NO, reason=why, prohibited=lk.reason))
+            tally.add(base._replace(column=where, fit=NO, reason=why, prohibited=lk.reason))
         else:
             why = f"{why_open}; {lk.reason}" if why_open else lk.reason
-            tally.add(dataclasses.replace(base, reason=why))
+            tally.add(base._replace(reason=why))
         return
     heading = ct.headings.columns[lk.column].printed + (f" ({lk.label})" if lk.label else "")
     sums, open_ended = modifiers
     if open_ended:
-        tally.add(dataclasses.replace(base, column=heading, col=lk.column, reason=open_ended))
+        tally.add(base._replace(column=heading, col=lk.column, reason=open_ended))
+    a_key, d_key = outcomes[0].key(), outcomes[1].key()
+    after_key = after.key() if after else ()
+    fits, seen = tally.fits, tally.candidates
     for m in sorted(sums):
         total = b.roll.total + m
         for cell in ct.cells_at(total, lk.column):
-            key = (id(cell), outcomes[0].key(), outcomes[1].key(), after.key() if after else ())
-            if key not in tally.fits:
-                tally.fits[key] = _fit(cell, outcomes, after)
-            fit, why, faults = tally.fits[key]
-            tally.add(dataclasses.replace(base, column=heading, col=lk.column, roll=total, cell=cell.printed, fit=fit,
-                                          reason=why, unlikely=cell.unlikely, faults=faults,
-                                          unprinted=cell.unprinted), outcomes[0].key())
+            key = (id(cell), a_key, d_key, after_key)      # cells_at gives the same cells each time
+            hit = fits.get(key)
+            if hit is None:
+                hit = fits[key] = _fit(cell, outcomes, after)
+            fit, why, faults = hit
+            k = (base.table, base.defender_hex, base.terrain, heading, total, cell.printed, fit, why, cell.unlikely,
+                 faults, base.breaks, a_key)              # `_Tally.add`'s key, known before the reading is made
+            if k not in seen:
+                tally.put(k, base._replace(column=heading, col=lk.column, roll=total, cell=cell.printed, fit=fit,
+                                           reason=why, unlikely=cell.unlikely, faults=faults,
+                                           unprinted=cell.unprinted))
 
 
 def _fit(cell: Cell, outcomes: tuple[SideOutcome, SideOutcome], after: Optional[AfterBattle]) -> tuple:
-    """(fit, why, advance faults) of one cell: the result as losses and retreats, then the advances made."""
+    """(fit, why, advance faults) of one cell: the result as losses and retreats, then the advances made.
+    Where the table judges no retreat or advance, a function of the cell and of how many units and steps
+    each side had and lost: worked out once for each (`_LOSS_FITS`), whichever battle asks."""
+    if after is None:
+        key = (id(cell), outcomes[0].key(), outcomes[1].key())
+        hit = _LOSS_FITS.get(key)
+        if hit is not None and hit[0] is cell:
+            return hit[1]
+        if len(_LOSS_FITS) >= MAX_LOSS_FITS:
+            _LOSS_FITS.clear()
+        fit, why = cell_fit(cell, *outcomes, None)
+        _LOSS_FITS[key] = (cell, (fit, why, ()))
+        return fit, why, ()
     fit, why = cell_fit(cell, *outcomes, after)
     if fit == NO or after is None or cell.state != PRINTED or cell.reason:
         return fit, why, ()
@@ -946,8 +1032,9 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
             best = (h, tally)
         if tally.found:
             fitting.append(h)
-            if named:
-                break                         # the log names the battle's hex: the first that fits is it
+            if named or len(fitting) == 2:
+                break                         # the log names the battle's hex: the first that fits is it; else
+                                              # two that fit make the tie "possible" and the first stays best
     h, tally = best
     j = _verdict(battle, hexes if not named or len(hexes) == 1 else [h], tally, step, tables)
     return _with_battle(battle, j, h, hexes, named, tally, fitting)
@@ -1027,7 +1114,7 @@ def _verdict(b: _Battle, hexes, tally: _Tally, step, tables) -> Judgement:
     if all(c.prohibited == PROHIBITED for c in tally.all()):
         widest = max(tally.all(), key=lambda c: len(c.attackers))
         odds = f" at {widest.odds}" if widest.odds else ""
-        pieces = widest.attackers + tuple(_units_at(game, position, widest.defender_hex, False, b.side, b.stacks))
+        pieces = widest.attackers + tuple(b.defenders(widest.defender_hex))
         return Judgement("prohibited", COMBAT_ODDS_PROHIBITED, tables[0].table.clamp.rule or rule,
                          f"combat {shown} against {widest.defender_hex}{odds}, with every unit next to it attacking: "
                          f"{widest.reason}", involved, _units_of(position, pieces), None, tally.kept(), step,
@@ -1098,7 +1185,7 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     """The judgement with what the ledger keeps of the battle: who attacked and who may have, the defenders,
     how sure the roll's tie to the hex is, and what the log shows done after it that no reading allows."""
     game, position, side = b.game, b.position, b.side
-    adjacent = _adjacent_attackers(game, position, h, side, b.stacks)
+    adjacent = b.adjacent(h)
     certain = tuple(p for p in adjacent if p in b.losses)
     best = tally.best
     chosen = best.attackers if best is not None and best.defender_hex == h else ()
@@ -1109,7 +1196,7 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     moves = tuple((p, x.path) for p, x in b.losses.items() if x.moved)
     return dataclasses.replace(
         j, fit=best, attackers=certain, possible=tuple(p for p in chosen if p not in certain),
-        defenders=tuple(_units_at(game, position, h, False, side, b.stacks)), tie=tie, tie_why=why,
+        defenders=tuple(b.defenders(h)), tie=tie, tie_why=why,
         faults=faults, drags=_drag_faults(b, h, best),
         outside=_outside(b, h, adjacent) if named and b.limits.one_hex else (),   # else a battle may take in more
         losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
@@ -1160,7 +1247,7 @@ def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
     rules = ct.table.after_combat if ct is not None else None
     if rules is None or not rules.retreat:
         return ()
-    after = _after_battle(b, ct, h, best.attackers, _units_at(b.game, b.position, h, False, b.side, b.stacks), ())
+    after = _after_battle(b, ct, h, best.attackers, b.defenders(h), ())
     retreating = list(after.defenders)
     by_side = side_effects(read_cell(best.cell, ct.table)) if best.cell else None
     if by_side and retreat_of(by_side["attacker"]) is not None:

@@ -251,15 +251,6 @@ class Strengths:
         return (a[0], d[0]) if a[0] == a[1] and d[0] == d[1] else None
 
 
-def hex_markers(position) -> dict[str, tuple[str, ...]]:
-    """The marker ids standing in each hex that holds one (one pass over the position, not one per hex)."""
-    out: dict[str, list[str]] = {}
-    for c, w in position:
-        if c.kind == "marker" and w.hex is not None:
-            out.setdefault(w.hex, []).append(c.unit)
-    return {h: tuple(v) for h, v in out.items()}
-
-
 def unit_condition(game: Game, cond, state: frozenset, markers: tuple[str, ...], shown: dict,
                    hex_id: str) -> str:
     """yes / no / unknown: does a strength modifier's condition hold for a unit (its state, the markers in

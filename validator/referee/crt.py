@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Optional, Union
 
@@ -144,6 +144,7 @@ class CombatTable:
     problems: tuple[str, ...]                # what does not read, said plainly
     readings: dict = None                    # (roll, column) -> the cells an unprinted or uncertain cell may be
     gaps: dict = None                        # roll of a short row -> the column most likely without its cell
+    _cells: dict = field(default_factory=dict, compare=False, repr=False)   # cells_at, read once per cell
 
     @property
     def id(self) -> str:
@@ -166,7 +167,15 @@ class CombatTable:
     def cells_at(self, roll: int, column: int) -> tuple[Cell, ...]:
         """The cell of a roll and column, or every cell it may be: where the tree says what an unprinted or
         uncertain cell may hold (`unprinted`), each of those; where the row prints fewer cells than there are
-        columns and does not say which one is missing, each printed cell it may be and the missing one."""
+        columns and does not say which one is missing, each printed cell it may be and the missing one.
+        Read once per roll and column (every reading of every battle asks): the same cells each time."""
+        key = (roll, column)
+        cells = self._cells.get(key)
+        if cells is None:
+            cells = self._cells[key] = self._read_cells(roll, column)
+        return cells
+
+    def _read_cells(self, roll: int, column: int) -> tuple[Cell, ...]:
         alts = self.readings.get((roll, column)) if self.readings else None
         if alts:
             return alts

@@ -186,20 +186,22 @@ def _keep_piece(r: "Replay", v) -> None:
     """What a piece event did, kept; then the position changes."""
     ev, step, led = v.event, v.step, r.ledger
     piece = ev.counter.piece
+    kept: dict = {}                              # the ledger's changes, made at once
     if v.move is not None and v.move.condemns():
-        led = led.with_(legs=put(led.legs, piece, led.legs[piece]._replace(faulted=step.index)))
+        kept["legs"] = put(led.legs, piece, led.legs[piece]._replace(faulted=step.index))
     h = _entering(ev)
     if isinstance(ev, (Moved, Placed)):
-        led = led.with_(entered=put(led.entered, piece, step.index))
+        kept["entered"] = put(led.entered, piece, step.index)
         if h is not None and ev.counter.kind == "unit":
-            led = led.with_(arrivals_used=consumed(v, ev.counter, h))
+            kept["arrivals_used"] = consumed(v, ev.counter, h)
         to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
         if to is not None:
-            led = led.with_(control=control_after(v, ev.counter, to))
+            kept["control"] = control_after(v, ev.counter, to)
     elif isinstance(ev, Removed):
-        led = led.with_(removed=put(led.removed, piece, Removal(step.index, ev.counter, ev.where)),
-                        legs=drop(led.legs, piece))
-    r.ledger = led
+        kept["removed"] = put(led.removed, piece, Removal(step.index, ev.counter, ev.where))
+        kept["legs"] = drop(kept.get("legs", led.legs), piece)
+    if kept:
+        r.ledger = led.with_(**kept)
     _change_position(r, ev)
 
 

@@ -10,7 +10,7 @@ stacks found wrong at a phase end and not yet reported, and the rolls (those an 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Mapping, NamedTuple, Optional
 
 from ..positions.position import Counter, Where
@@ -108,7 +108,18 @@ class Ledger:
     phase_legs: Mapping[int, Mapping[str, Leg]] = field(default_factory=dict)  # this turn: phase -> its legs, once over
 
     def with_(self, **changes) -> "Ledger":
-        return replace(self, **changes)
+        """A copy with `changes` (field by field through the slots: `dataclasses.replace` costs three times as
+        much, and the replay makes one or more a piece event)."""
+        if not changes.keys() <= _NAMES:
+            raise TypeError(f"a Ledger has no field {', '.join(sorted(changes.keys() - _NAMES))}")
+        new = object.__new__(Ledger)
+        for name, get, set_ in _SLOTS:
+            set_(new, changes[name] if name in changes else get(self))
+        return new
+
+
+_NAMES = frozenset(f.name for f in fields(Ledger))
+_SLOTS = tuple((f.name, Ledger.__dict__[f.name].__get__, Ledger.__dict__[f.name].__set__) for f in fields(Ledger))
 
 
 def put(m: Mapping, key, value) -> dict:

@@ -39,14 +39,15 @@ class Replay:
                              control=_start_control(facts))
         self.findings: list[Finding] = []
         self.made_at: list[Optional[int]] = []        # the step whose moment made each finding
+        self._made: dict = {}                         # step -> how many findings its moments made
         self.coverage: dict[int, dict] = {}           # step -> {"partly": [...], "not": [...], ...}
         self.at_step: dict[int, tuple] = {}           # step -> (turn, phase id, phase label, phasing side)
-        self.discarded: list[Discarded] = []          # rolls an undo took back (kept past the undo)
+        self.discarded: tuple[Discarded, ...] = ()    # rolls an undo took back (kept past the undo)
 
     def view(self, kind: str, step: Optional[Step] = None, event=None, read_as: Optional[str] = None,
              reading=None) -> View:
         return View(kind, self.look, self.facts, self.position, self.ledger, self.tracker, step, event, read_as,
-                    reading, coverage=self.coverage, discarded=tuple(self.discarded))
+                    reading, coverage=self.coverage, discarded=self.discarded)
 
     # -- verdicts --
     def judge(self, v: View, rules) -> None:
@@ -81,6 +82,7 @@ class Replay:
             turn=f.turn or turn, phase=f.phase or phase, phase_label=f.phase_label or label,
             side=f.side if f.side is not None else side, hexes=tuple(f.hexes), units=tuple(f.units)))
         self.made_at.append(step_no)
+        self._made[step_no] = self._made.get(step_no, 0) + 1
 
     def _now(self) -> tuple:
         p = self.tracker.phase()
@@ -107,11 +109,15 @@ class Replay:
         self.position, self.ledger, self.tracker = snap[0], snap[1], snap[2].copied()
 
     def withdraw(self, step_no: int) -> None:
-        """The findings the moments of one (undone) step made are taken back, and its coverage."""
-        if step_no in self.made_at:
-            kept = [(f, s) for f, s in zip(self.findings, self.made_at) if s != step_no]
-            self.findings = [f for f, _ in kept]
-            self.made_at = [s for _, s in kept]
+        """The findings the moments of one (undone) step made are taken back, and its coverage. They were
+        made while that step was read, one after another: one run of the list, found from its end (an undo
+        takes back one of the latest steps)."""
+        n = self._made.pop(step_no, 0)
+        if n:
+            end = len(self.made_at)
+            while self.made_at[end - 1] != step_no:
+                end -= 1
+            del self.findings[end - n:end], self.made_at[end - n:end]
         self.coverage.pop(step_no, None)
 
 
@@ -145,10 +151,21 @@ def _undo(r: Replay, step: Step, target: Optional[int], snaps: dict) -> None:
     before = r.ledger
     r.restore(snap)
     for roll in before.rolls[len(r.ledger.rolls):]:
-        battle = next((b for b in before.battles if b.step == roll.step), None)
-        r.discarded.append(Discarded(roll.step, step.index, roll.roll, battle))
+        r.discarded += (Discarded(roll.step, step.index, roll.roll, _battle_of(before.battles, roll.step)),)
     r.withdraw(target)
     r.coverage.setdefault(target, {"partly": [], "not": []})["undone"] = step.index
+
+
+def _battle_of(battles: tuple, step: int):
+    """The first battle of the phase's list settled by the roll of `step` (one of the latest: the list is
+    read from its end, in the order of the rolls)."""
+    hit = None
+    for b in reversed(battles):
+        if b.step == step:
+            hit = b
+        elif b.step < step:
+            break
+    return hit
 
 
 def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:

@@ -25,9 +25,11 @@ def over_limit(v, position: Position) -> list:
         return []
     cache = v.look.of(position)
     if "over_limit" not in cache:
-        stacks = v.look.counted_stacks(position).items()
+        counted = v.look.counted_stacks(position)
+        stacks = counted.items()
         if v.game.rules.stacking.counts != "steps":      # units counted: a stack's size is its length
-            stacks = [kv for kv in stacks if len(kv[1]) > limit]
+            keys = v.look.shared(position) if limit >= 1 else counted     # over a limit of 1 or more: shared
+            stacks = [(k, counted[k]) for k in keys if len(counted[k]) > limit]
         over = [(h, side, units, n) for (h, side), units in stacks if (n := stack_size(v.game, units)) > limit]
         cache["over_limit"] = sorted(over, key=lambda o: (o[0], str(o[1])))
     return cache["over_limit"]
@@ -179,14 +181,14 @@ def overstacked_at_log_end(v) -> Optional[Verdict]:
 
 def _shared_hexes(v, position: Position) -> list:
     """((hex, side), units) of every hex two or more units of one side share (what can mix), by hex."""
-    shared = [kv for kv in v.look.counted_stacks(position).items() if len(kv[1]) > 1]
-    return sorted(shared, key=lambda kv: (kv[0][0], str(kv[0][1])))
+    counted = v.look.counted_stacks(position)
+    return sorted(((k, counted[k]) for k in v.look.shared(position)), key=lambda kv: (kv[0][0], str(kv[0][1])))
 
 
 def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Finding]:
     for mx in v.game.rules.mixing_rules:
         for (h, side), units in _shared_hexes(v, position):
-            if inherited(v, units) or not any(c.piece in v.ledger.entered for c in units):
+            if not any(c.piece in v.ledger.entered for c in units) or inherited(v, units):
                 continue
             if at_log_end and (formed_at(v, units) or 0) <= v.ledger.phase_end_step:
                 continue

@@ -25,6 +25,10 @@ from .phases import PhaseTracker
 from .start import Match, location_hexes, slots
 
 
+SIDE_LOOKUPS = ("enemies", "merged", "enemy-hexes", "zoc", "zoc-count")   # kept per side (see carry)
+MAX_PENDING = 64                      # hexes noted for a side's look-ups before they are dropped instead
+
+
 class Lookups:
     """Look-ups on the game and on positions that every rule of one audit shares. Each is a function
     of its arguments alone, remembered: per unit id, per movement class, per position (the latest one,
@@ -36,6 +40,7 @@ class Lookups:
         self.paths: dict = {}                 # movement: searched paths and leg costs by their arguments
         self._units: dict = {}                # unit id -> the game's Unit (None: not in the game)
         self._sides: dict = {}                # (unit id, counter's side) -> the unit's side
+        self._side_list: tuple = (0, ())      # (how many `_sides` held, the sides among them)
         self._by_position: tuple = (None, None)   # (a position, its look-ups)
 
     @property
@@ -103,10 +108,20 @@ class Lookups:
             stacks = cache["counted_stacks"] = out
         return stacks
 
+    def shared(self, position: Position) -> frozenset:
+        """The keys of `counted_stacks` whose hex two or more units of one side share (carried as they are)."""
+        cache = self.of(position)
+        keys = cache.get("shared")
+        if keys is None:
+            keys = cache["shared"] = frozenset(k for k, units in self.counted_stacks(position).items() if len(units) > 1)
+        return keys
+
     def enemies(self, position: Position, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
         """Hexes held by units of another side than `side`, each hex's units in the position's order."""
         cache = self.of(position)
         key = ("enemies", side)
+        if ("unsettled", side) in cache:
+            self._settle(cache, side)
         held = cache.get(key)
         if held is None:
             out: dict[str, list] = {}
@@ -116,6 +131,7 @@ class Lookups:
                         out.setdefault(h, []).append(units)
             held = cache[key] = {h: tuple(parts[0]) if len(parts) == 1 else self._merged(position, h, side)
                                  for h, parts in out.items()}
+            cache[("merged", side)] = frozenset(h for h, parts in out.items() if len(parts) > 1)
         return held
 
     def _merged(self, position: Position, h: str, side: Optional[str]) -> tuple[Counter, ...]:
@@ -127,6 +143,8 @@ class Lookups:
         """The hexes of `enemies`, as one set per position (a path search's key: hashed once)."""
         cache = self.of(position)
         key = ("enemy-hexes", side)
+        if ("unsettled", side) in cache:
+            self._settle(cache, side)
         hexes = cache.get(key)
         if hexes is None:
             hexes = cache[key] = frozenset(self.enemies(position, side))
@@ -136,14 +154,18 @@ class Lookups:
         """The hexes next to those enemy units hold (one set per position and side)."""
         cache = self.of(position)
         key = ("zoc", side)
+        if ("unsettled", side) in cache:
+            self._settle(cache, side)
         hexes = cache.get(key)
         if hexes is None:
-            out: set[str] = set()
+            count: dict[str, int] = {}            # hex -> how many exerting enemy hexes it is next to
             neighbours = self.grid.neighbours
             for h, units in self.enemies(position, side).items():
                 if any(self._exerts(c) for c in units):
-                    out.update(neighbours(h))
-            hexes = cache[key] = frozenset(out)
+                    for n in neighbours(h):
+                        count[n] = count.get(n, 0) + 1
+            cache[("zoc-count", side)] = count
+            hexes = cache[key] = frozenset(count)
         return hexes
 
     def _exerts(self, c: Counter) -> bool:
@@ -153,8 +175,10 @@ class Lookups:
 
     def carry(self, before: Position, after: Position, piece: str, in_place: bool) -> None:
         """The position changed from `before` to `after` in one piece: derive the stacks of `after` from
-        those of `before` rather than from every counter, and keep a side's look-ups (its enemies, their
-        ZOC) where only a unit of that side changed. `in_place`: the piece kept its place in the order."""
+        those of `before` rather than from every counter, and keep a side's look-ups (its enemies, the hexes
+        they hold, their ZOC): as they are where only a unit of that side changed, else with the hexes the piece
+        left and entered noted, to be read again when the side's look-ups are next asked (`_settle`: a side's
+        moves in a row change its enemy's look-ups once). `in_place`: the piece kept its place in the order."""
         pos, cache = self._by_position
         if cache is None or pos is not before or "counted_stacks" not in cache or before is after:
             return
@@ -163,11 +187,89 @@ class Lookups:
         if stacks is None:
             return                                 # its place in the order is not known: rebuild
         fresh = {"counted_stacks": stacks}
+        if "shared" in cache:
+            fresh["shared"] = _reshared(cache["shared"], stacks, [x[:2] for x in (old, new) if x is not None])
         changed = {x[1] for x in (old, new) if x is not None and x[1] is not None}
-        for key, v in cache.items():               # keyed (look-up, side): see enemies
-            if isinstance(key, tuple) and changed <= {key[1]}:
-                fresh[key] = v
+        hexes = tuple(dict.fromkeys(x[0] for x in (old, new) if x is not None))
+        fresh.update((key, v) for key, v in cache.items() if isinstance(key, tuple))   # keyed (look-up, side)
+        if hexes:
+            for side in {key[1] for key in cache if isinstance(key, tuple) and key[0] in ("enemies", "unsettled")}:
+                if not changed <= {side}:
+                    self._unsettle(fresh, side, hexes)
         self._by_position = (after, fresh)
+
+    @staticmethod
+    def _unsettle(cache: dict, side: Optional[str], hexes: tuple) -> None:
+        """A side's look-ups put aside, with the hexes that changed since they were read (`_settle` reads them
+        again when they are next asked); a side long not asked has them dropped instead, made afresh then."""
+        kept = cache.pop(("unsettled", side), None)
+        if kept is None:
+            kept = {what: cache.pop((what, side)) for what in SIDE_LOOKUPS if (what, side) in cache}
+            kept["pending"] = ()
+        kept["pending"] += hexes
+        if len(kept["pending"]) <= MAX_PENDING:
+            cache[("unsettled", side)] = kept
+
+    def _settle(self, cache: dict, side: Optional[str]) -> None:
+        """A side's look-ups put aside (`_unsettle`), once units of other sides left or entered the hexes noted:
+        those hexes read again, the rest kept, and the look-ups put back. They are changed in place (those of
+        a position before are dropped with it). Where such a hex holds, or held, units of several enemy sides
+        (merged in the position's order), they are dropped: made afresh when asked."""
+        kept = cache.pop(("unsettled", side))
+        hexes = dict.fromkeys(kept.pop("pending"))
+        held, merged = kept["enemies"], kept["merged"]
+        now = [(h, self._enemy_parts(cache["counted_stacks"], h, side)) for h in hexes]
+        if any(h in merged or len(parts) > 1 for h, parts in now):
+            return
+        gained, lost, toggled = [], [], []
+        for h, parts in now:
+            was = held.get(h)
+            exerted = was is not None and any(self._exerts(c) for c in was)
+            exerts = bool(parts) and any(self._exerts(c) for c in parts[0])
+            if exerted != exerts:
+                toggled.append((h, exerts))
+            if parts:
+                if was is None:
+                    gained.append(h)
+                held[h] = tuple(parts[0])
+            elif was is not None:
+                del held[h]
+                lost.append(h)
+        if "enemy-hexes" in kept and (gained or lost):
+            kept["enemy-hexes"] = kept["enemy-hexes"].difference(lost).union(gained)
+        if "zoc" in kept and "zoc-count" in kept:
+            kept["zoc"] = self._carry_zoc(kept["zoc-count"], kept["zoc"], toggled)
+        cache.update(((what, side), v) for what, v in kept.items())
+
+    def _enemy_parts(self, stacks: dict, h: str, side: Optional[str]) -> list:
+        """The counted stacks of the enemy sides of `side` on hex h (one per side: every side a unit was
+        read to be on is asked)."""
+        if side is None:
+            return []
+        return [units for s in self._known_sides() if s is not None and s != side
+                and (units := stacks.get((h, s))) is not None]
+
+    def _known_sides(self):
+        """Every side a counter has been read to be on (`side_of`'s answers so far)."""
+        if self._side_list[0] != len(self._sides):
+            self._side_list = (len(self._sides), tuple(dict.fromkeys(self._sides.values())))
+        return self._side_list[1]
+
+    def _carry_zoc(self, count: dict, zoc: frozenset, toggled: list) -> frozenset:
+        """The ZOC once the hexes of `toggled` started or stopped holding an exerting enemy unit: `count`
+        (hex -> how many exerting enemy hexes it is next to) changed in place, the set made anew."""
+        touched: list[str] = []
+        for h, exerts in toggled:
+            for n in self.grid.neighbours(h):
+                k = count.get(n, 0) + (1 if exerts else -1)
+                if k:
+                    count[n] = k
+                else:
+                    del count[n]
+                touched.append(n)
+        if not touched:
+            return zoc
+        return zoc.difference([n for n in touched if n not in count]).union([n for n in touched if n in count])
 
     def _stack_of(self, position: Position, piece: str) -> Optional[tuple]:
         """(hex, side, counter) of a unit on a hex of the position, else None."""
@@ -175,6 +277,13 @@ class Lookups:
         if c is None or c.kind != "unit" or w is None or w.hex is None:
             return None
         return w.hex, self.side_of(c), c
+
+
+def _reshared(shared: frozenset, stacks: dict, keys: list) -> frozenset:
+    """`Lookups.shared` once the stacks of `keys` changed."""
+    on = [k for k in keys if len(stacks.get(k, ())) > 1 and k not in shared]
+    off = [k for k in keys if len(stacks.get(k, ())) <= 1 and k in shared]
+    return shared.difference(off).union(on) if on or off else shared
 
 
 def _restacked(stacks: dict, piece: str, old: Optional[tuple], new: Optional[tuple],

@@ -1,0 +1,34 @@
+"""The replay's units by hex as combat reads a map (`Lookups.counted_stacks`, kept per position and carried
+from event to event): a hex's units, the hexes held, the front between two sides. No pass over every counter."""
+from __future__ import annotations
+
+from typing import Callable
+
+
+class HexStacks:
+    """(hex, side) -> units, read by hex: `get` gives a hex's units (side by side, in the sides' order),
+    `items` every occupied hex, `front` the hexes of another side next to a side's."""
+
+    def __init__(self, counted: dict, sides: tuple):
+        self._counted, self._sides = counted, sides + (None,)
+
+    def get(self, hex_id: str, default=()):
+        out = ()
+        for s in self._sides:
+            units = self._counted.get((hex_id, s))
+            if units:
+                out += tuple(units)
+        return out or default
+
+    def items(self):
+        hexes = dict.fromkeys(h for h, _ in self._counted)
+        return ((h, self.get(h)) for h in hexes)
+
+    def front(self, side: str, fights: Callable, neighbours: Callable) -> list[str]:
+        """The hexes holding a fighting unit of a known side other than `side` next to a hex holding a
+        fighting unit of `side` (each once, in no particular order)."""
+        counted = self._counted
+        mine = {h for (h, s), units in counted.items() if s == side and any(fights(c) for c in units)}
+        theirs = dict.fromkeys(h for (h, s), units in counted.items()
+                               if s is not None and s != side and any(fights(c) for c in units))
+        return [h for h in theirs if any(n in mine for n in neighbours(h))]
