@@ -191,6 +191,37 @@ def test_a_roll_with_no_result_in_the_exploitation_phase(game):
     assert combat(game, log) == []
 
 
+def test_a_retreat_after_a_roll_outside_the_combat_phase_is_a_move_out_of_sequence(game):
+    # the turn marker records the phase: a roll in it is no battle's, so the Blue unit dragged after it as if
+    # retreating moves in a Red phase (3.2), as it would without the roll; no combat phase opens unrecorded
+    pos = position(A, D1)
+    for phase, name in (("red-movement", "Red Movement Phase"), ("red-exploitation", "Red Exploitation Phase")):
+        log = combat_log(pos, phase)
+        log.roll(4)                                               # 1:1, 4 would be DR in a combat phase
+        log.move(pos.counter("d1"), "B15.14", "B16.14")
+        assert combat(game, log, "HF11") + combat(game, log) == [
+            (3, "HF1101", ("B14.14", "B15.14"), ("3rd Engineer Battalion",),
+             f"Blue 3rd Engineer Battalion moves B14.14 -> B15.14 in the {name} the turn marker shows since step 1"),
+            (4, "HF1101", ("B15.14", "B16.14"), ("3rd Engineer Battalion",),
+             f"Blue 3rd Engineer Battalion moves B15.14 -> B16.14 in the {name} the turn marker shows since step 1")]
+    assert combat(game, after_dr(pos), "HF11") + combat(game, after_dr(pos)) == []   # in the combat phase: DR
+
+
+def test_a_retreat_after_a_roll_in_a_phase_a_chat_announced_is_noted_not_judged(game):
+    # a chat names the phase: the players may have gone on to a combat phase they did not announce, so the
+    # drag may be a retreat; but no battle was read for the roll, so the step says the move is not judged
+    pos = position(A, D1)
+    log = Log(pos)
+    log.chat("Red exploitation phase")
+    log.roll(4)
+    log.move(pos.counter("d1"), "B15.14")
+    r = audit(game, log.record(), "1")
+    assert [f.code for f in r.findings if f.code.startswith(("HF11", "HF15"))] == []
+    assert r.coverage["steps"][2] == {"step": 3, "status": "partly", "reasons": [
+        "3rd Engineer Battalion B14.14 -> B15.14 is read as a retreat or an advance after the roll at step 2, for "
+        "which no battle was read: the move is not judged"]}
+
+
 # -- a result applies to the battle's units (8.6) --
 def test_a_loss_outside_the_battle(game):
     pos = position(A, ("B", "red-4rd-11", "red", "B13.14"), D1, D2, reduced=("d1",))
