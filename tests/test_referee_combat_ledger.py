@@ -235,6 +235,24 @@ def test_a_loss_outside_the_battle(game):
                                   "the log shows losses or a retreat in B14.14 after the roll)")]
 
 
+def test_moves_a_later_phase_may_explain_are_not_the_battles_where_the_phase_is_inferred(game):
+    # no phase recorded: after Red's roll, Red's exploitation and Blue's movement phase may have begun, so a
+    # unit's drags after it are the battle's only as far as a reading needs them; each beside the same log
+    # with the turn marker showing the Red Combat Phase, where every drag up to the next roll is the battle's
+    pinned = combat_log
+    cases = [
+        # DR retreated in two drags, then a third: Blue's own move, or a retreat's drag no farther (HF1513)
+        ((A, D1), 4, [("d1", ("B15.14", "B16.14", "B16.13"))], "HF1513"),
+    ]
+    for units, total, drags, code in cases:
+        pos = position(*units)
+        for log, want in ((Log(pos), []), (pinned(pos), [code])):
+            log.roll(total)
+            for p, hexes in drags:
+                log.move(pos.counter(p), *hexes)
+            assert [f[1] for f in combat(game, log)] == want, (code, want)
+
+
 # -- advances (8.7) --
 def test_an_advance_by_a_unit_that_did_not_attack(game):
     pos = position(A, ("C", "red-4rd-11", "red", "B12.14"), D1)
@@ -300,6 +318,73 @@ def test_a_retreat_dragged_through_an_enemy_zoc(game):
     assert combat(game, log) == [(3, "HF1513", ("B14.14", "B15.14"), ("3rd Engineer Battalion",),
                                   "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B16.15: its drag to B15.14 "
                                   "stops where a retreat never goes (B15.14 is in an enemy ZOC)")]
+
+
+def test_a_retreat_whose_last_drag_goes_no_farther(game):
+    # DR: two hexes, each farther from B14.14; the second drag, B15.14 -> B15.15, stays one hex away. The
+    # result was applied (two hexes retreated), the way was not: HF1513 at that drag, no HF1501
+    pos = position(A, D1)
+    assert combat(game, after_dr(pos, ("B15.14", "B15.15"))) == [
+        (4, "HF1513", ("B14.14", "B15.15"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B15.15: its drag to B15.15 ends the retreat where a "
+         "retreat never goes (B15.15 is no farther from B14.14 than B15.14)")]
+    (f,) = combat(game, after_dr(pos, ("B15.14",)))               # one hex only: the result's length, HF1501
+    assert f[:4] == (3, "HF1501", ("B14.14",), ("3rd Engineer Battalion",))
+    assert "blue-3id-eng retreated 1 hex(es) (B14.14 -> B15.14), DR needs exactly 2" in f[4]
+    assert combat(game, after_dr(pos)) == []                      # B15.14 -> B16.14: two hexes, each farther
+
+
+def test_a_retreat_ending_beside_two_units(game):
+    # 8.6: a retreat may not "end in a hex holding two other units" (tables.yaml avoids: overstack)
+    pos = position(A, D1, ("x", "blue-3id-7", "blue", "B16.13"), ("y", "blue-3id-8", "blue", "B16.13"))
+    assert combat(game, after_dr(pos, ("B15.14", "B16.13"))) == [
+        (4, "HF1513", ("B14.14", "B16.13"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B16.13: its drag to B16.13 ends the retreat where a "
+         "retreat never goes (B16.13 already holds 2 other units (7th Infantry Regiment, 8th Infantry Regiment), "
+         "the stacking limit)")]
+    assert combat(game, after_dr(pos, ("B15.14", "B16.14"))) == []   # B16.14 is free
+
+
+def test_the_second_unit_of_a_stack_retreating_into_a_hex_it_fills(game):
+    # 10/4 + 11/4 (8) against Eng/3 + 7/3 (8): 1:1, roll 4 = DR. 7/3 ends beside 30/12 in B16.14 (legal: one
+    # other unit), then Eng/3 ends there too: that retreat ends in a hex holding two other units
+    pos = position(A, ("B", "red-4rd-11", "red", "B13.15"), D1, ("d2", "blue-3id-7", "blue", "B14.14"),
+                   ("x", "blue-12id-30", "blue", "B16.14"))
+
+    def log_ending(hex_id: str) -> Log:
+        log = combat_log(pos)
+        log.roll(4)
+        log.move(pos.counter("d2"), "B15.14", "B16.14")
+        log.move(pos.counter("d1"), "B15.15", hex_id)
+        return log
+    assert combat(game, log_ending("B16.14")) == [
+        (6, "HF1513", ("B14.14", "B16.14"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B15.15 -> B16.14: its drag to B16.14 ends the retreat where a "
+         "retreat never goes (B16.14 already holds 2 other units (30th Infantry Regiment, 7th Infantry Regiment), "
+         "the stacking limit)")]
+    assert combat(game, log_ending("B16.15")) == []               # Eng/3 ends in B16.15 instead
+
+
+def test_a_retreat_into_an_enemy_zoc_is_one_finding_at_its_drag(game):
+    # AR: 10/4 (4) against 7/3 + 8/3 (10), 1:3, roll 4: 10/4 retreats one hex, into B14.13, next to the
+    # defenders; and DR: Eng/3's first drag into B14.13, next to 10/4, then on to B14.12 (no retreat ends
+    # there). Either way the result was applied and the way is wrong: HF1513 at the drag, no HF1501
+    pos = position(A, ("x", "blue-3id-7", "blue", "B14.14"), ("y", "blue-3id-8", "blue", "B14.14"))
+
+    def after_ar(to: str) -> Log:
+        log = combat_log(pos)
+        log.roll(4)
+        log.move(pos.counter("A"), to)
+        return log
+    assert combat(game, after_ar("B14.13")) == [
+        (3, "HF1513", ("B13.14", "B14.13"), ("10th Rifle Regiment",),
+         "10th Rifle Regiment retreats B13.14 -> B14.13: its drag to B14.13 ends the retreat where a retreat "
+         "never goes (B14.13 is in an enemy ZOC)")]
+    assert combat(game, after_ar("B12.14")) == []                 # away from both defenders: legal
+    assert combat(game, after_dr(position(A, D1), ("B14.13", "B14.12"))) == [
+        (3, "HF1513", ("B14.14", "B14.13"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B14.13 -> B14.12: its drag to B14.13 stops where a retreat "
+         "never goes (B14.13 is in an enemy ZOC)")]
 
 
 def test_a_retreat_through_a_full_friendly_hex(game):

@@ -65,16 +65,31 @@ class BattleReading(NamedTuple):
     rerolled: Optional[object] = None          # ledger.Discarded: the undone roll this one makes again
 
 
-def combat_side(tracker):
-    """The attacking side of the combat phase a roll falls in; False when it can be in none."""
+def combat_phase(tracker):
+    """The index of the combat phase a roll falls in (the earliest it can); None where the sequence is not
+    known, False when it can be in none."""
     i = tracker.current()
     if i is None:
         return None
     last = i + 1 if tracker.pinned() else len(tracker.phases)
-    for j in range(i, last):
-        if tracker.phases[j].combat:
-            return tracker.phases[j].side
-    return False
+    return next((j for j in range(i, last) if tracker.phases[j].combat), False)
+
+
+def combat_side(tracker):
+    """The attacking side of the combat phase a roll falls in; False when it can be in none."""
+    j = combat_phase(tracker)
+    return j if j is None or j is False else tracker.phases[j].side
+
+
+def later_mover(v):
+    """Where the phase is inferred, whether a phase after the roll's combat phase this turn lets a unit move
+    (its drags after the roll may be that phase's: the other side's movement, an exploitation); None where
+    the turn marker or a chat names the phase (every event up to the next is in it)."""
+    t = v.tracker
+    j = combat_phase(t)
+    if t.pinned() or j is None or j is False:
+        return None
+    return lambda c: t.later_phase_for(j, v.side_of(c), v.class_of(c))
 
 
 def following(v) -> tuple:
@@ -134,7 +149,7 @@ def read_battle(v) -> Optional[BattleReading]:
     limits = limits_of(v, earlier)
     stacks = HexStacks(v.look.counted_stacks(v.position), tuple(s.id for s in v.game.sides))
     j = judge_battle(v.game, v.position, side, v.event, tuple(e for _, e in after), v.step,
-                     tuple(n for n, _ in after), limits, stacks)
+                     tuple(n for n, _ in after), limits, stacks, later_mover(v))
     battle = _battle(v, side, j) if side else None
     rerolled = _rerolled(v, battle) if battle is not None else None
     if rerolled is not None:

@@ -10,9 +10,9 @@ roll may be for. Readings are tried cheapest for the player first: those that br
 phase (a unit attacking twice, a hex attacked twice: `Limits`, from the ledger) and in which every
 unit that moved after the roll attacked.
 
-The verdict: "legal" when a reading fits (it may still show an advance or a limit broken, which
-other rules report); "unverified" (a note, with the reason) when no reading fits for certain but one
-resting on what the tree does not hold may; "unlikely" when only readings resting on an assumption
+The verdict: "legal" when a reading fits (it may still show an advance, a retreat's drag or a limit
+broken, which other rules report); "unverified" (a note, with the reason) when no reading fits for
+certain but one resting on what the tree does not hold may; "unlikely" when only readings resting on an assumption
 the tree declares unlikely fit; "prohibited" when every reading is an attack the rules forbid; and
 "violation" when no reading fits. Nothing here names a game: all rules come from the tree.
 """
@@ -710,7 +710,19 @@ class _Battle:
     after: Position                           # the position once the events after the roll are applied
     limits: Limits = Limits()
     stacks: Optional[dict] = None             # hex -> its counters (the replay's, where it has them)
+    events: tuple = ()                        # the events after the roll ...
+    event_steps: Optional[Sequence[int]] = None   # ... and the step of each, where known
+    later: frozenset = frozenset()            # pieces whose drags after the roll may be a later phase's moves
     memo: dict = field(default_factory=dict)
+
+    def moment(self, step: int) -> Position:
+        """The position once the events after the roll up to a step (that step's too) are applied."""
+        key = ("moment", step)
+        if key not in self.memo:
+            steps = self.event_steps or ()
+            self.memo[key] = _apply(self.position, (e for e, n in zip(self.events, steps) if n is not None
+                                                    and n <= step))
+        return self.memo[key]
 
     def markers(self) -> dict:
         """Hex -> the markers in it (read once a battle, and only where a strength modifier asks)."""
@@ -834,7 +846,7 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
         return None
     key = (ct.id, "map")
     if key not in b.memo:
-        b.memo[key] = RetreatMap(b.game, b.position, b.after, rules)
+        b.memo[key] = RetreatMap(b.game, b.position, b.after, rules, b.moment if b.event_steps else None)
     moves = {p: x.to for p, x in b.losses.items() if x.moved and not x.removed and x.to}
     paths = {p: x.path for p, x in b.losses.items() if x.moved}
     removed = frozenset(p for p, x in b.losses.items() if x.removed)
@@ -843,7 +855,7 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
     adjacent = frozenset(_adjacent_attackers(b.game, b.position, hex_id, b.side, b.stacks))
     used = b.limits.attackers if b.limits.attack_once else frozenset()
     return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed, paths,
-                       tuple(movers) + tuple(others), adjacent, used)
+                       tuple(movers) + tuple(others), adjacent, used, b.later)
 
 
 def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
@@ -909,11 +921,14 @@ def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
 def judge_battle(game: Game, position: Position, phasing_side: Optional[str], roll: DieRoll,
                  following_events: Sequence[Event], step: Union[int, Step, None] = None,
                  event_steps: Optional[Sequence[int]] = None, limits: Optional[Limits] = None,
-                 stacks: Optional[dict] = None) -> Judgement:
+                 stacks: Optional[dict] = None,
+                 later_move: Optional[Callable[[Counter], bool]] = None) -> Judgement:
     """Judge the battle a combat roll resolved, from the position at the roll and the events after it
     (up to the next roll or phase change; `event_steps`: the step of each). Call it for rolls made in a
     combat phase only: the roll is taken to be a battle's. `limits`: what the phase's earlier battles used;
-    `stacks`: the position's counters by hex, where the caller keeps them."""
+    `stacks`: the position's counters by hex, where the caller keeps them; `later_move`: where the phase is
+    inferred, whether a later phase of the turn lets a unit move (its drags after the roll may be that phase's:
+    only what a battle's reading needs of them is judged); None: every event given is the battle's phase's."""
     step = step.index if isinstance(step, Step) else step
     if phasing_side is None:
         return Judgement("unverified", COMBAT_UNVERIFIED, None,
@@ -936,8 +951,10 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
                          f"combat roll {roll.total}: losses in {len(hexes)} defender hexes ({', '.join(hexes)}) "
                          "follow one roll", hexes=tuple(hexes), reason="a battle against several hexes is not judged",
                          step=step)
+    later = frozenset(p for p, x in losses.items() if x.moved and later_move is not None
+                      and (c := position.counter(p)) is not None and later_move(c))
     battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses, _apply(position, following_events),
-                     limits, stacks)
+                     limits, stacks, tuple(following_events), event_steps, later)
     best: Optional[tuple] = None
     fitting = []
     for h in _by_cheapest(hexes, limits):
@@ -1154,23 +1171,23 @@ def _tie(b: _Battle, h: str, hexes: list[str], named: bool, fitting: list[str]) 
 
 
 def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
-    """(piece, step, why) for each retreat whose drags stop on the way where no retreat goes: the defenders
-    that moved, and the attackers where the reading's result retreats them."""
+    """(piece, step, why) for each retreat whose drags go where no retreat goes: of the defenders and of the
+    attackers that moved, where the reading's result retreats their side (a move no result allows is the
+    result's question, HF1501)."""
     ct = next((t for t in b.tables if best is not None and t.id == best.table), None)
     rules = ct.table.after_combat if ct is not None else None
-    if rules is None or not rules.retreat:
+    if rules is None or not rules.retreat or not best.cell:
         return ()
     after = _after_battle(b, ct, h, best.attackers, _units_at(b.game, b.position, h, False, b.side, b.stacks), ())
-    retreating = list(after.defenders)
-    by_side = side_effects(read_cell(best.cell, ct.table)) if best.cell else None
-    if by_side and retreat_of(by_side["attacker"]) is not None:
-        retreating += list(best.attackers)
+    by_side = side_effects(read_cell(best.cell, ct.table)) or {}
     out = []
-    for p in retreating:
-        if p in after.moves and p not in after.removed:
-            hit = after.drag_fault(p)
-            if hit:
-                out.append((p, hit[0], hit[1]))
+    for side, pieces in (("defender", after.defenders), ("attacker", best.attackers)):
+        n = retreat_of(by_side.get(side, []))
+        for p in pieces:
+            if n is not None and p in after.moves and p not in after.removed:
+                hit = after.drag_fault(p, n)
+                if hit:
+                    out.append((p, hit[0], hit[1]))
     return tuple(out)
 
 

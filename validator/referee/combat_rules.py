@@ -55,8 +55,9 @@ def combat_result_not_on_table(v) -> Optional[Verdict]:
     every column the printed strengths and the modifiers the table names may give (`strength_modifiers`,
     `shifts`, `terrain_shifts`: a range of columns where a datum is missing, and beyond the columns
     every reading the clamp allows), modifiers, tables, and each cell an unprinted one may hold
-    (`unprinted`). An error only when no reading fits; the finding says which readings were tried. It
-    is located at the step that first shows the wrong result.
+    (`unprinted`). Of a retreat, the result judges who retreated and how far (where its drags went is
+    HF1513's). An error only when no reading fits; the finding says which readings were tried. It is
+    located at the step that first shows the wrong result.
     ## Why
     The result of a battle is the table's cell for the modified roll and the column the odds and
     terrain give (Meuse 8.2-8.6; Aachen 8.2.4; Ardennes II 3.2; Bulge 17.0).
@@ -448,22 +449,29 @@ def advance_not_allowed(v) -> Optional[Verdict]:
 
 @rule("HF1513", "retreat-through-forbidden-hex", "error",
       "a retreat goes hex by hex away from the battle, never into an enemy unit's hex, an enemy ZOC or "
-      "prohibited terrain", events=(DieRoll,))
+      "prohibited terrain, and never ends in a full hex", events=(DieRoll,))
 def retreat_through_forbidden_hex(v) -> Optional[Verdict]:
-    """A retreat whose drags stop on the way where no retreat may go.
+    """A retreat whose drags go where no retreat may go.
 
     ## What it checks
-    Each drag of a retreating unit but its last (the last is judged with the result, HF1501): it must
-    not end in a hex holding an enemy unit, in an enemy ZOC, or in a hex or across a hexside prohibited
-    to the unit (what `after_combat.avoids` names, but stacking, which binds only where a retreat ends),
-    and must end farther from the hex retreated from than the drag before. Located at that drag's step.
+    Each drag of a retreating unit, the last too (the result's own question, HF1501, is only how far it
+    retreated): it must not end in a hex holding an enemy unit, in an enemy ZOC, or in a hex or across a
+    hexside prohibited to the unit (what `after_combat.avoids` names, on what is certain: an assumed ZOC
+    condemns nothing), must end farther from the hex retreated from than the drag before (a drag over
+    several hexes: by some way each hex farther and clear of those), and the last must not end in a hex
+    then holding as many other units as the stacking limit (`overstack`, where the limit counts units).
+    Located at that drag's step. Where the phase is inferred, a retreat is only the first drags as long as
+    the result's: the rest may be the unit's move in a later phase.
     ## Why
-    Meuse 8.6: a retreat may not "enter a hex ... in an enemy ZOC"; "each hex farther".
+    Meuse 8.6: a retreat may not "enter a hex ... in an enemy ZOC, nor end in a hex holding two other
+    units"; "each hex farther".
     ## Reads
-    `after_combat.avoids`, the position, `tec.yaml`, `terrain.yaml`.
+    `after_combat.avoids` and `retreat`, `rules.stacking` (`limit`, `counts`), the position, `tec.yaml`,
+    `terrain.yaml`.
     ## Violation
     Meuse: after DR the defender is dragged first into a hex next to a Red unit, then on to a hex two
-    away from its own.
+    away from its own; or dragged one hex, then one more that is no farther from its hex; or its last drag
+    ends beside two Blue units.
     ## Near miss
     The same retreat dragged through a hex holding two friendly units (a full hex may be passed through,
     5.1) to a hex where it ends legally.
@@ -477,9 +485,10 @@ def retreat_through_forbidden_hex(v) -> Optional[Verdict]:
                    for p, step, why in j.drags))
 
 
-def _drag_hexes(j, piece: str, step) -> tuple:
+def _drag_hexes(j, piece: str, step=None) -> tuple:
+    """The hexes a piece's drags after the roll ended in (those of one step, where given)."""
     path = dict(j.moves).get(piece) or ()
-    return tuple(h for h, s in path if s == step)
+    return tuple(h for h, s in path if step is None or s == step)
 
 
 def _unverified(v, code: str) -> Optional[Verdict]:
