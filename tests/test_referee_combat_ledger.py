@@ -235,12 +235,34 @@ def test_a_loss_outside_the_battle(game):
                                   "the log shows losses or a retreat in B14.14 after the roll)")]
 
 
+def test_a_move_far_from_the_battle_in_the_combat_phase(game):
+    # the turn marker shows the Red Combat Phase: after the DR in B14.14, Blue's 7/3, far off in A9.09 with no
+    # Red unit next to it, is dragged: in Red's combat phase a Blue unit moves only by retreating (3.2, 8.6)
+    pos = position(A, D1, ("f", "blue-3id-7", "blue", "A9.09"))
+    log = after_dr(pos)                                           # steps 3, 4: a legal retreat
+    log.move(pos.counter("f"), "A10.09")
+    assert combat(game, log, "HF11") + combat(game, log) == [
+        (5, "HF1508", ("A9.09", "A10.09", "B14.14"), ("7th Infantry Regiment",),
+         "7th Infantry Regiment in A9.09 moves A9.09 -> A10.09 after the roll, though it was not in the battle "
+         "against B14.14 (the roll is tied to the battle against B14.14: certain, the log shows losses or a "
+         "retreat in B14.14 after the roll)")]
+    log = Log(pos)                                                # no phase recorded: Blue's movement phase
+    log.roll(4)                                                   # may have begun once B14.14's unit retreated
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    log.move(pos.counter("f"), "A10.09")
+    assert combat(game, log, "HF11") + combat(game, log) == []
+
+
 def test_moves_a_later_phase_may_explain_are_not_the_battles_where_the_phase_is_inferred(game):
     # no phase recorded: after Red's roll, Red's exploitation and Blue's movement phase may have begun, so a
     # unit's drags after it are the battle's only as far as a reading needs them; each beside the same log
     # with the turn marker showing the Red Combat Phase, where every drag up to the next roll is the battle's
-    pinned = combat_log
+    rec, pinned = ("T", "red-1ad-rec", "red", "B10.05"), combat_log
     cases = [
+        # a mechanized Red unit far off moves: an exploitation move, or no advance (HF1509)
+        ((A, D1, rec), 4, [("d1", ("B15.14", "B16.14")), ("T", ("B10.06",))], "HF1509"),
+        # NE, the defender then moves: Blue's own move, or a retreat no result gives (HF1501)
+        ((A, D1), 3, [("d1", ("B15.14",))], "HF1501"),
         # DR retreated in two drags, then a third: Blue's own move, or a retreat's drag no farther (HF1513)
         ((A, D1), 4, [("d1", ("B15.14", "B16.14", "B16.13"))], "HF1513"),
     ]

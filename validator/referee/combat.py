@@ -610,13 +610,15 @@ def _hexes_of(game: Game, position: Position, side: str, pieces: Iterable[str]) 
 
 def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss],
                    stacks: Optional[dict] = None) -> tuple[list[str], bool]:
-    """Hexes of the non-phasing units the record shows losing steps (else, moving: a retreat); else every
-    non-phasing hex next to a phasing unit. The flag says whether the record named the battle's hex(es);
-    otherwise several are possible and any that fits makes the roll legal."""
+    """Hexes of the non-phasing units the record shows losing steps (else, moving: a retreat, from a hex next
+    to a phasing unit where some are: no battle is fought against another); else every non-phasing hex next
+    to a phasing unit. The flag says whether the record named the battle's hex(es); otherwise several are
+    possible and any that fits makes the roll legal."""
     hit = _hexes_of(game, position, side, [p for p, x in losses.items() if x.removed or x.reduced])
     if hit:
         return hit, True
     moved = _hexes_of(game, position, side, [p for p, x in losses.items() if x.moved])
+    moved = [h for h in moved if _adjacent_attackers(game, position, h, side, stacks)] or moved
     if len(moved) == 1:
         return moved, True
     if moved:
@@ -1128,7 +1130,7 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
         j, fit=best, attackers=certain, possible=tuple(p for p in chosen if p not in certain),
         defenders=tuple(_units_at(game, position, h, False, side, b.stacks)), tie=tie, tie_why=why,
         faults=faults, drags=_drag_faults(b, h, best),
-        outside=_outside(b, h, adjacent) if named and b.limits.one_hex else (),   # else a battle may take in more
+        outside=_outside(b, h, adjacent, tie) if b.limits.one_hex else (),   # else a battle may take in more
         losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
 
 
@@ -1191,21 +1193,32 @@ def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
     return tuple(out)
 
 
-def _outside(b: _Battle, h: str, adjacent: list[str]) -> tuple:
-    """(piece, step, why) for each unit the log shows losing a step, eliminated or retreating after the roll
-    though it was in neither side of the battle against h: a defender elsewhere, an attacker not next to h."""
+def _outside(b: _Battle, h: str, adjacent: list[str], tie: str) -> tuple:
+    """(piece, step, why) for each unit the log shows losing a step, eliminated or moving after the roll
+    though it was in neither side of the battle against h: a defender elsewhere, an attacker not next to h.
+    Where the roll's tie to h is only possible, only a unit no battle of the roll could take in (no enemy next
+    to it); a move only where the tables judge retreats and no later phase may be its (`_Battle.later`)."""
     out = []
     for p, x in b.losses.items():
         c, w = b.position.counter(p), b.position.where(p)
         if c is None or c.kind != "unit" or w is None or w.hex is None or not _fights(b.game, c):
             continue
         mine = side_of(b.game, c) == b.side
-        if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not (x.removed or x.reduced)):
+        lost = x.removed or x.reduced
+        if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not lost):
             continue                          # in the battle; a phasing unit's move is an advance's question
-        if not (x.removed or x.reduced) and not _moves_judged(b):
-            continue                          # a unit may be displaced by a retreat, or retreats are not judged
-        what = "is eliminated" if x.removed else "loses a step" if x.reduced else f"retreats {w.hex} -> {x.to}"
+        if not lost and (not _moves_judged(b) or p in b.later):
+            continue                          # a unit may be displaced by a retreat, or move in a later phase
+        if tie not in ("certain", "likely") and _in_some_battle(b, w.hex, mine):
+            continue                          # the roll may be for a battle it was in
+        what = "is eliminated" if x.removed else "loses a step" if x.reduced else \
+            f"moves {' -> '.join([w.hex] + [t for t, _ in x.path])}"
         u = b.game.unit(c.unit)
         out.append((p, x.step, f"{u.name if u else c.unit} in {w.hex} {what} after the roll, though it was not in "
                                f"the battle against {h}"))
     return tuple(out)
+
+
+def _in_some_battle(b: _Battle, hex_id: str, phasing: bool) -> bool:
+    """A unit in this hex may have fought a battle of the roll: an enemy stands next to it."""
+    return any(_units_at(b.game, b.position, n, not phasing, b.side, b.stacks) for n in b.game.grid.neighbours(hex_id))

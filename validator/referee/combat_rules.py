@@ -305,29 +305,36 @@ def _at(v, c) -> Optional[str]:
 @rule("HF1508", "loss-outside-battle", "error",
       "apply a battle's result to the units of that battle only", events=(DieRoll,))
 def loss_outside_battle(v) -> Optional[Verdict]:
-    """A unit that was not in the battle loses a step, is eliminated or retreats after its roll.
+    """A unit that was not in the battle loses a step, is eliminated or moves after its roll.
 
     ## What it checks
-    After a combat roll tied for certain to a hex, a unit of the defending side in another hex, or a unit
-    of the attacking side not next to it, that the log shows losing a step, eliminated or (a defender)
-    moving before the next roll; located at that unit's step. Judged only where each battle is fought
-    against one hex (`rules.combat.one_hex`): where one may take in several (the Bulge, 9.5), a unit next to
-    another defender may be in it. A defender's move is judged only where the tables say how retreats go
-    and no retreat displaces a friendly unit.
+    After a combat roll tied for certain (or as likely: the only hex a reading fits, or not attacked yet) to
+    a hex, a unit of the defending side in another hex, or a unit of the attacking side not next to it,
+    that the log shows losing a step, eliminated or (the defending side's) moving before the next roll;
+    located at that unit's step. Where the roll may be for several hexes, only a unit no battle could take
+    in (no enemy next to it). Judged only where each battle is fought against one hex
+    (`rules.combat.one_hex`): where one may take in several (the Bulge, 9.5), a unit next to another
+    defender may be in it. A move is judged only where the tables say how retreats go, no retreat displaces
+    a friendly unit, and the phase is certain (the turn marker or a chat names it): in a phase inferred
+    from the events, it may be the other side's movement phase.
     ## Why
-    A result applies to the units of its battle (Meuse 8.1, 8.6).
+    A result applies to the units of its battle (Meuse 8.1, 8.6); in the Red Combat Phase Blue's units move
+    only by retreating (3.2).
     ## Reads
-    `rules.combat.one_hex`, the position, as HF1501.
+    `rules.combat.one_hex`, `sequence_of_play`, the position, as HF1501.
     ## Violation
-    Meuse: after the roll against B1.17, Blue 8th Infantry Regiment in A15.03 is flipped.
+    Meuse: after the roll against B1.17, Blue 8th Infantry Regiment in A15.03 is flipped; or, the turn marker
+    showing the Red Combat Phase, it is dragged A15.03 -> A14.03 after the defender of B1.17 retreated.
     ## Near miss
-    The defender in B1.17 flipped (D1).
+    The defender in B1.17 flipped (D1); or the same drag in a log whose phases are inferred (Blue's movement
+    phase may have begun).
     """
     j = _judgement(v)
     if j is None or not j.outside:
         return None
-    return found(*(Finding(message=why + _tie(v), hexes=(_at(v, v.position.counter(p)), j.hexes[0]),
-                           units=(_label(v, p),), rule=j.rule, side=v.battle.side, step=step)
+    battle = j.fit.defender_hex if j.fit is not None else j.hexes[0]
+    return found(*(Finding(message=why + _tie(v), hexes=(_at(v, v.position.counter(p)),) + _drag_hexes(j, p) +
+                           (battle,), units=(_label(v, p),), rule=j.rule, side=v.battle.side, step=step)
                    for p, step, why in j.outside))
 
 

@@ -316,11 +316,15 @@ class AfterBattle:
     def vacated(self) -> bool:
         return all(p in self.removed or p in self.moves for p in self.defenders)
 
+    def enters_first(self, piece: str) -> bool:
+        """The piece's first drag after the roll goes into the defender's hex."""
+        path = self.paths.get(piece) or ()
+        return bool(path and path[0][0] == self.defender_hex)
+
     def advancing(self, piece: str) -> bool:
         """An attacker's move after a result that retreats no attacker is an advance where the defender's hex
         was vacated, or where its first drag goes into that hex; else it is a move no result allows."""
-        path = self.paths.get(piece) or ()
-        return self.vacated() or bool(path and path[0][0] == self.defender_hex)
+        return self.vacated() or self.enters_first(piece)
 
     def advance_fit(self, piece: str, n: Optional[int]) -> tuple[str, Optional[str], Optional[int]]:
         """Whether a piece's moves after the battle are an advance of at most n hexes (None: the result gives
@@ -328,6 +332,8 @@ class AfterBattle:
         origin, dest = self._origin(piece), self.moves[piece]
         name = self.label(piece)
         path = self.paths.get(piece) or ((dest, None),)
+        if piece in self.later:
+            path = path[:1]                   # the drags after its advance may be a later phase's moves
         if not self.vacated():
             return NO, (f"{name} advances {origin} -> {dest}, but the defender's hex {self.defender_hex} was not "
                         "vacated"), path[0][1]
@@ -400,6 +406,8 @@ def moves_fit(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Optiona
                 fits.append((UNKNOWN, f"how far {code} retreats is not printed"))
             elif n is not None and ab.rules.retreat:
                 fits.append(ab.retreat_fit(p, n, code))
+            elif p in ab.later:
+                continue                     # its moves may be a later phase's: the result needs none of them
             elif p in ab.moves and side == "defender" and ab.rules.retreat:
                 fits.append((NO, f"{ab._name(p)} moved {ab._origin(p)} -> {ab.moves[p]} after the battle; "
                                  "the result gives it no retreat"))
@@ -428,13 +436,13 @@ def advance_faults(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Op
         if p in ab.removed:
             continue
         if p not in ab.attackers:
-            if (rules.advance or rules.advance_by) and not ab.displaced(p):
+            if (rules.advance or rules.advance_by) and not ab.displaced(p) and p not in ab.later:
                 faults.append((p, "not-attacker", f"{ab.label(p)} moves {ab.route(p)} after the battle against "
                                                   f"{ab.defender_hex}, in which it did not attack "
                                                   f"({ab.why_not_attacker(p)})", ab.first_step(p)))
             continue
-        if retreats or not rules.advance or not ab.advancing(p):
-            continue
+        if retreats or not rules.advance or not ab.advancing(p) or (p in ab.later and not ab.enters_first(p)):
+            continue                          # not an advance (a move of a later phase, where one may be)
         a = advance_of(effects["attacker"], ab.vacated(), rules)
         if a == UNREAD:
             return UNKNOWN, ()
