@@ -235,6 +235,27 @@ def test_a_loss_outside_the_battle(game):
                                   "the log shows losses or a retreat in B14.14 after the roll)")]
 
 
+def test_an_exchange_loss_taken_by_a_unit_outside_the_battle_is_two_faults_each_said_once(game):
+    # EX (1:1, roll 6): Eng/3 loses its step, and 11/4, far off in B10.14, instead of 10/4. The battle's
+    # attackers took no loss (HF1501, naming the battle's units only) and a unit outside it lost a step (HF1508)
+    pos = position(A, ("F", "red-4rd-11", "red", "B10.14"), D1)
+    log = combat_log(pos)
+    log.roll(6)
+    log.flip(pos.counter("d1"), {"reduced"})
+    log.flip(pos.counter("F"), {"reduced"})
+    assert combat(game, log) == [
+        (3, "HF1501", ("B14.14",), ("3rd Engineer Battalion",),
+         "combat roll 6 against B14.14: the applied result fits no cell the table gives (1 possible: 1:1/6: EX); "
+         "attacker: needs 1 step(s) lost, shows no loss"),
+        (4, "HF1508", ("B10.14", "B14.14"), ("11th Rifle Regiment",),
+         "11th Rifle Regiment in B10.14 loses a step after the roll, though it was not in the battle against "
+         "B14.14 (the roll is tied to the battle against B14.14: certain, the log shows losses or a retreat in "
+         "B14.14 after the roll)")]
+    log.steps.pop()
+    log.flip(pos.counter("A"), {"reduced"})                       # the attacker's step: EX applied
+    assert combat(game, log) == []
+
+
 def test_a_move_far_from_the_battle_in_the_combat_phase(game):
     # the turn marker shows the Red Combat Phase: after the DR in B14.14, Blue's 7/3, far off in A9.09 with no
     # Red unit next to it, is dragged: in Red's combat phase a Blue unit moves only by retreating (3.2, 8.6)

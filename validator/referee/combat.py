@@ -1126,12 +1126,25 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     losses = tuple((p, "removed" if x.removed else "reduced", x.step) for p, x in b.losses.items()
                    if x.removed or x.reduced)
     moves = tuple((p, x.path) for p, x in b.losses.items() if x.moved)
+    outside = _outside(b, h, adjacent, tie) if b.limits.one_hex else ()   # else a battle may take in more
     return dataclasses.replace(
-        j, fit=best, attackers=certain, possible=tuple(p for p in chosen if p not in certain),
+        _without(b, j, {p for p, _, _ in outside}), fit=best, attackers=certain,
+        possible=tuple(p for p in chosen if p not in certain),
         defenders=tuple(_units_at(game, position, h, False, side, b.stacks)), tie=tie, tie_why=why,
-        faults=faults, drags=_drag_faults(b, h, best),
-        outside=_outside(b, h, adjacent, tie) if b.limits.one_hex else (),   # else a battle may take in more
+        faults=faults, drags=_drag_faults(b, h, best), outside=outside,
         losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
+
+
+def _without(b: _Battle, j: Judgement, outside: set) -> Judgement:
+    """A violation's judgement naming only the battle's units: those not in it (HF1508 reports them) are left
+    out of its pieces, units and hexes, so that it and HF1508 say two things."""
+    if j.verdict != "violation" or not outside:
+        return j
+    kept = tuple(p for p in j.pieces if p not in outside)
+    held = {w.hex for p in kept if (w := b.position.where(p)) is not None}
+    gone = {w.hex for p in outside if (w := b.position.where(p)) is not None} - held
+    return dataclasses.replace(j, pieces=kept, units=_units_of(b.position, kept),
+                               hexes=tuple(x for x in j.hexes if x not in gone or x == j.hexes[0]))
 
 
 def _twice(b: _Battle, h: str, tie: str, certain: tuple, best: Optional[Candidate]) -> tuple:

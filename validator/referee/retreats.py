@@ -77,10 +77,14 @@ class RetreatMap:
         return enemy, zoc
 
     def _barred(self, piece: str) -> Optional[frozenset[str]]:
-        """Terrain ids the unit may not enter or cross in a retreat; None when the tree cannot tell."""
+        """Terrain ids the unit may not enter or cross in a retreat; None when the tree cannot tell (kept for
+        the battle's later questions)."""
         if "prohibited_terrain" not in self.rules.avoids:
             return frozenset()
-        return self.class_barred(piece)
+        key = ("barred", piece)
+        if key not in self._cache:
+            self._cache[key] = self.class_barred(piece)
+        return self._cache[key]
 
     def class_barred(self, piece: str) -> Optional[frozenset[str]]:
         """Terrain ids prohibited to the unit's movement class; None when the tree cannot tell."""
