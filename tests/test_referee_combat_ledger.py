@@ -296,6 +296,25 @@ def test_moves_a_later_phase_may_explain_are_not_the_battles_where_the_phase_is_
             assert [f[1] for f in combat(game, log)] == want, (code, want)
 
 
+def test_a_roll_after_the_other_sides_moves_may_be_its_attack_where_the_phase_is_inferred(game):
+    # no phase recorded: Red's DR against B14.14, then Blue's 7/3 moves next to 10/4 (Blue's movement phase
+    # may have begun) and a roll, after which 7/3 steps back a hex: Blue's attack, 3 against 5 (1:2), roll 2 =
+    # AR, is a legal reading (a Red attack on 7/3 is not: AR would retreat 10/4)
+    pos = position(A, D1, ("x", "blue-3id-7", "blue", "B11.13"))
+
+    def game_log(log: Log) -> Log:
+        log.roll(4)
+        log.move(pos.counter("d1"), "B15.14", "B16.14")
+        log.move(pos.counter("x"), "B12.13")
+        log.roll(2)
+        log.move(pos.counter("x"), "B11.13")
+        return log
+    assert combat(game, game_log(Log(pos))) == []
+    # the turn marker showing the Red Combat Phase throughout: 7/3 moved outside the battle, and the second
+    # roll, Red's, fits no cell
+    assert [f[:2] for f in combat(game, game_log(combat_log(pos)))] == [(5, "HF1508"), (7, "HF1501")]
+
+
 # -- advances (8.7) --
 def test_an_advance_by_a_unit_that_did_not_attack(game):
     pos = position(A, ("C", "red-4rd-11", "red", "B12.14"), D1)
