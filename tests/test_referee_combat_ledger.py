@@ -284,6 +284,10 @@ def test_moves_a_later_phase_may_explain_are_not_the_battles_where_the_phase_is_
         ((A, D1, rec), 4, [("d1", ("B15.14", "B16.14")), ("T", ("B10.06",))], "HF1509"),
         # NE, the defender then moves: Blue's own move, or a retreat no result gives (HF1501)
         ((A, D1), 3, [("d1", ("B15.14",))], "HF1501"),
+        # 1/1 (6, armor in clear: +1) against Eng/3: 2:1, 3 + 1 = DR; it advances, then drags on: its
+        # exploitation move, or an advance past the defender's hex (HF1512)
+        ((("T", "red-1ad-1tk", "red", "B13.14"), D1), 3,
+         [("d1", ("B15.14", "B16.14")), ("T", ("B14.14", "B15.15"))], "HF1512"),
         # DR retreated in two drags, then a third: Blue's own move, or a retreat's drag no farther (HF1513)
         ((A, D1), 4, [("d1", ("B15.14", "B16.14", "B16.13"))], "HF1513"),
     ]
