@@ -191,6 +191,37 @@ def test_a_roll_with_no_result_in_the_exploitation_phase(game):
     assert combat(game, log) == []
 
 
+def test_a_retreat_after_a_roll_outside_the_combat_phase_is_a_move_out_of_sequence(game):
+    # the turn marker records the phase: a roll in it is no battle's, so the Blue unit dragged after it as if
+    # retreating moves in a Red phase (3.2), as it would without the roll; no combat phase opens unrecorded
+    pos = position(A, D1)
+    for phase, name in (("red-movement", "Red Movement Phase"), ("red-exploitation", "Red Exploitation Phase")):
+        log = combat_log(pos, phase)
+        log.roll(4)                                               # 1:1, 4 would be DR in a combat phase
+        log.move(pos.counter("d1"), "B15.14", "B16.14")
+        assert combat(game, log, "HF11") + combat(game, log) == [
+            (3, "HF1101", ("B14.14", "B15.14"), ("3rd Engineer Battalion",),
+             f"Blue 3rd Engineer Battalion moves B14.14 -> B15.14 in the {name} the turn marker shows since step 1"),
+            (4, "HF1101", ("B15.14", "B16.14"), ("3rd Engineer Battalion",),
+             f"Blue 3rd Engineer Battalion moves B15.14 -> B16.14 in the {name} the turn marker shows since step 1")]
+    assert combat(game, after_dr(pos), "HF11") + combat(game, after_dr(pos)) == []   # in the combat phase: DR
+
+
+def test_a_retreat_after_a_roll_in_a_phase_a_chat_announced_is_noted_not_judged(game):
+    # a chat names the phase: the players may have gone on to a combat phase they did not announce, so the
+    # drag may be a retreat; but no battle was read for the roll, so the step says the move is not judged
+    pos = position(A, D1)
+    log = Log(pos)
+    log.chat("Red exploitation phase")
+    log.roll(4)
+    log.move(pos.counter("d1"), "B15.14")
+    r = audit(game, log.record(), "1")
+    assert [f.code for f in r.findings if f.code.startswith(("HF11", "HF15"))] == []
+    assert r.coverage["steps"][2] == {"step": 3, "status": "partly", "reasons": [
+        "3rd Engineer Battalion B14.14 -> B15.14 is read as a retreat or an advance after the roll at step 2, for "
+        "which no battle was read: the move is not judged"]}
+
+
 # -- a result applies to the battle's units (8.6) --
 def test_a_loss_outside_the_battle(game):
     pos = position(A, ("B", "red-4rd-11", "red", "B13.14"), D1, D2, reduced=("d1",))
@@ -202,6 +233,90 @@ def test_a_loss_outside_the_battle(game):
                                   "7th Infantry Regiment in B13.13 loses a step after the roll, though it was not in "
                                   "the battle against B14.14 (the roll is tied to the battle against B14.14: certain, "
                                   "the log shows losses or a retreat in B14.14 after the roll)")]
+
+
+def test_an_exchange_loss_taken_by_a_unit_outside_the_battle_is_two_faults_each_said_once(game):
+    # EX (1:1, roll 6): Eng/3 loses its step, and 11/4, far off in B10.14, instead of 10/4. The battle's
+    # attackers took no loss (HF1501, naming the battle's units only) and a unit outside it lost a step (HF1508)
+    pos = position(A, ("F", "red-4rd-11", "red", "B10.14"), D1)
+    log = combat_log(pos)
+    log.roll(6)
+    log.flip(pos.counter("d1"), {"reduced"})
+    log.flip(pos.counter("F"), {"reduced"})
+    assert combat(game, log) == [
+        (3, "HF1501", ("B14.14",), ("3rd Engineer Battalion",),
+         "combat roll 6 against B14.14: the applied result fits no cell the table gives (1 possible: 1:1/6: EX); "
+         "attacker: needs 1 step(s) lost, shows no loss"),
+        (4, "HF1508", ("B10.14", "B14.14"), ("11th Rifle Regiment",),
+         "11th Rifle Regiment in B10.14 loses a step after the roll, though it was not in the battle against "
+         "B14.14 (the roll is tied to the battle against B14.14: certain, the log shows losses or a retreat in "
+         "B14.14 after the roll)")]
+    log.steps.pop()
+    log.flip(pos.counter("A"), {"reduced"})                       # the attacker's step: EX applied
+    assert combat(game, log) == []
+
+
+def test_a_move_far_from_the_battle_in_the_combat_phase(game):
+    # the turn marker shows the Red Combat Phase: after the DR in B14.14, Blue's 7/3, far off in A9.09 with no
+    # Red unit next to it, is dragged: in Red's combat phase a Blue unit moves only by retreating (3.2, 8.6)
+    pos = position(A, D1, ("f", "blue-3id-7", "blue", "A9.09"))
+    log = after_dr(pos)                                           # steps 3, 4: a legal retreat
+    log.move(pos.counter("f"), "A10.09")
+    assert combat(game, log, "HF11") + combat(game, log) == [
+        (5, "HF1508", ("A9.09", "A10.09", "B14.14"), ("7th Infantry Regiment",),
+         "7th Infantry Regiment in A9.09 moves A9.09 -> A10.09 after the roll, though it was not in the battle "
+         "against B14.14 (the roll is tied to the battle against B14.14: certain, the log shows losses or a "
+         "retreat in B14.14 after the roll)")]
+    log = Log(pos)                                                # no phase recorded: Blue's movement phase
+    log.roll(4)                                                   # may have begun once B14.14's unit retreated
+    log.move(pos.counter("d1"), "B15.14", "B16.14")
+    log.move(pos.counter("f"), "A10.09")
+    assert combat(game, log, "HF11") + combat(game, log) == []
+
+
+def test_moves_a_later_phase_may_explain_are_not_the_battles_where_the_phase_is_inferred(game):
+    # no phase recorded: after Red's roll, Red's exploitation and Blue's movement phase may have begun, so a
+    # unit's drags after it are the battle's only as far as a reading needs them; each beside the same log
+    # with the turn marker showing the Red Combat Phase, where every drag up to the next roll is the battle's
+    rec, pinned = ("T", "red-1ad-rec", "red", "B10.05"), combat_log
+    cases = [
+        # a mechanized Red unit far off moves: an exploitation move, or no advance (HF1509)
+        ((A, D1, rec), 4, [("d1", ("B15.14", "B16.14")), ("T", ("B10.06",))], "HF1509"),
+        # NE, the defender then moves: Blue's own move, or a retreat no result gives (HF1501)
+        ((A, D1), 3, [("d1", ("B15.14",))], "HF1501"),
+        # 1/1 (6, armor in clear: +1) against Eng/3: 2:1, 3 + 1 = DR; it advances, then drags on: its
+        # exploitation move, or an advance past the defender's hex (HF1512)
+        ((("T", "red-1ad-1tk", "red", "B13.14"), D1), 3,
+         [("d1", ("B15.14", "B16.14")), ("T", ("B14.14", "B15.15"))], "HF1512"),
+        # DR retreated in two drags, then a third: Blue's own move, or a retreat's drag no farther (HF1513)
+        ((A, D1), 4, [("d1", ("B15.14", "B16.14", "B16.13"))], "HF1513"),
+    ]
+    for units, total, drags, code in cases:
+        pos = position(*units)
+        for log, want in ((Log(pos), []), (pinned(pos), [code])):
+            log.roll(total)
+            for p, hexes in drags:
+                log.move(pos.counter(p), *hexes)
+            assert [f[1] for f in combat(game, log)] == want, (code, want)
+
+
+def test_a_roll_after_the_other_sides_moves_may_be_its_attack_where_the_phase_is_inferred(game):
+    # no phase recorded: Red's DR against B14.14, then Blue's 7/3 moves next to 10/4 (Blue's movement phase
+    # may have begun) and a roll, after which 7/3 steps back a hex: Blue's attack, 3 against 5 (1:2), roll 2 =
+    # AR, is a legal reading (a Red attack on 7/3 is not: AR would retreat 10/4)
+    pos = position(A, D1, ("x", "blue-3id-7", "blue", "B11.13"))
+
+    def game_log(log: Log) -> Log:
+        log.roll(4)
+        log.move(pos.counter("d1"), "B15.14", "B16.14")
+        log.move(pos.counter("x"), "B12.13")
+        log.roll(2)
+        log.move(pos.counter("x"), "B11.13")
+        return log
+    assert combat(game, game_log(Log(pos))) == []
+    # the turn marker showing the Red Combat Phase throughout: 7/3 moved outside the battle, and the second
+    # roll, Red's, fits no cell
+    assert [f[:2] for f in combat(game, game_log(combat_log(pos)))] == [(5, "HF1508"), (7, "HF1501")]
 
 
 # -- advances (8.7) --
@@ -269,6 +384,73 @@ def test_a_retreat_dragged_through_an_enemy_zoc(game):
     assert combat(game, log) == [(3, "HF1513", ("B14.14", "B15.14"), ("3rd Engineer Battalion",),
                                   "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B16.15: its drag to B15.14 "
                                   "stops where a retreat never goes (B15.14 is in an enemy ZOC)")]
+
+
+def test_a_retreat_whose_last_drag_goes_no_farther(game):
+    # DR: two hexes, each farther from B14.14; the second drag, B15.14 -> B15.15, stays one hex away. The
+    # result was applied (two hexes retreated), the way was not: HF1513 at that drag, no HF1501
+    pos = position(A, D1)
+    assert combat(game, after_dr(pos, ("B15.14", "B15.15"))) == [
+        (4, "HF1513", ("B14.14", "B15.15"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B15.15: its drag to B15.15 ends the retreat where a "
+         "retreat never goes (B15.15 is no farther from B14.14 than B15.14)")]
+    (f,) = combat(game, after_dr(pos, ("B15.14",)))               # one hex only: the result's length, HF1501
+    assert f[:4] == (3, "HF1501", ("B14.14",), ("3rd Engineer Battalion",))
+    assert "blue-3id-eng retreated 1 hex(es) (B14.14 -> B15.14), DR needs exactly 2" in f[4]
+    assert combat(game, after_dr(pos)) == []                      # B15.14 -> B16.14: two hexes, each farther
+
+
+def test_a_retreat_ending_beside_two_units(game):
+    # 8.6: a retreat may not "end in a hex holding two other units" (tables.yaml avoids: overstack)
+    pos = position(A, D1, ("x", "blue-3id-7", "blue", "B16.13"), ("y", "blue-3id-8", "blue", "B16.13"))
+    assert combat(game, after_dr(pos, ("B15.14", "B16.13"))) == [
+        (4, "HF1513", ("B14.14", "B16.13"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B15.14 -> B16.13: its drag to B16.13 ends the retreat where a "
+         "retreat never goes (B16.13 already holds 2 other units (7th Infantry Regiment, 8th Infantry Regiment), "
+         "the stacking limit)")]
+    assert combat(game, after_dr(pos, ("B15.14", "B16.14"))) == []   # B16.14 is free
+
+
+def test_the_second_unit_of_a_stack_retreating_into_a_hex_it_fills(game):
+    # 10/4 + 11/4 (8) against Eng/3 + 7/3 (8): 1:1, roll 4 = DR. 7/3 ends beside 30/12 in B16.14 (legal: one
+    # other unit), then Eng/3 ends there too: that retreat ends in a hex holding two other units
+    pos = position(A, ("B", "red-4rd-11", "red", "B13.15"), D1, ("d2", "blue-3id-7", "blue", "B14.14"),
+                   ("x", "blue-12id-30", "blue", "B16.14"))
+
+    def log_ending(hex_id: str) -> Log:
+        log = combat_log(pos)
+        log.roll(4)
+        log.move(pos.counter("d2"), "B15.14", "B16.14")
+        log.move(pos.counter("d1"), "B15.15", hex_id)
+        return log
+    assert combat(game, log_ending("B16.14")) == [
+        (6, "HF1513", ("B14.14", "B16.14"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B15.15 -> B16.14: its drag to B16.14 ends the retreat where a "
+         "retreat never goes (B16.14 already holds 2 other units (30th Infantry Regiment, 7th Infantry Regiment), "
+         "the stacking limit)")]
+    assert combat(game, log_ending("B16.15")) == []               # Eng/3 ends in B16.15 instead
+
+
+def test_a_retreat_into_an_enemy_zoc_is_one_finding_at_its_drag(game):
+    # AR: 10/4 (4) against 7/3 + 8/3 (10), 1:3, roll 4: 10/4 retreats one hex, into B14.13, next to the
+    # defenders; and DR: Eng/3's first drag into B14.13, next to 10/4, then on to B14.12 (no retreat ends
+    # there). Either way the result was applied and the way is wrong: HF1513 at the drag, no HF1501
+    pos = position(A, ("x", "blue-3id-7", "blue", "B14.14"), ("y", "blue-3id-8", "blue", "B14.14"))
+
+    def after_ar(to: str) -> Log:
+        log = combat_log(pos)
+        log.roll(4)
+        log.move(pos.counter("A"), to)
+        return log
+    assert combat(game, after_ar("B14.13")) == [
+        (3, "HF1513", ("B13.14", "B14.13"), ("10th Rifle Regiment",),
+         "10th Rifle Regiment retreats B13.14 -> B14.13: its drag to B14.13 ends the retreat where a retreat "
+         "never goes (B14.13 is in an enemy ZOC)")]
+    assert combat(game, after_ar("B12.14")) == []                 # away from both defenders: legal
+    assert combat(game, after_dr(position(A, D1), ("B14.13", "B14.12"))) == [
+        (3, "HF1513", ("B14.14", "B14.13"), ("3rd Engineer Battalion",),
+         "3rd Engineer Battalion retreats B14.14 -> B14.13 -> B14.12: its drag to B14.13 stops where a retreat "
+         "never goes (B14.13 is in an enemy ZOC)")]
 
 
 def test_a_retreat_through_a_full_friendly_hex(game):

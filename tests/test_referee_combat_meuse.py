@@ -315,11 +315,14 @@ def test_retreat_of_two_hexes(game):
     j = judge_battle(game, pos, "red", roll(2), [Moved(d, Where(OPEN), Where(one))])
     assert j.verdict == "violation" and f"blue-3id-7 retreated 1 hex(es) ({OPEN} -> {one}), DR needs exactly 2" \
         in j.message
-    # two hexes, but ending next to the attacker (in its ZOC): toward the attacker, never allowed
+    # two hexes, but ending next to the attacker (in its ZOC): the result (DR) was applied, the retreat's
+    # way is wrong: not the result's fault (HF1501) but the retreat's (its drag, HF1513)
     toward = next(n for n in game.grid.within(OPEN, 2) if game.grid.distance(OPEN, n) == 2
                   and game.grid.distance(h, n) == 1)
     j = judge_battle(game, pos, "red", roll(2), [Moved(d, Where(OPEN), Where(toward))])
-    assert j.verdict == "violation" and "no retreat of 2 hex(es) ends there" in j.message
+    assert j.verdict == "legal" and "(DR)" in j.message
+    assert j.drags == (("d", None, f"7th Infantry Regiment retreats {OPEN} -> {toward}: its drag to {toward} ends "
+                                   f"the retreat where a retreat never goes ({toward} is in an enemy ZOC)"),)
     # roll 5 at 3:1 is D1/DR: flipped, but not retreating (a smaller attack gives EX or DR: no reading fits)
     j = judge_battle(game, pos, "red", roll(5), [StateChanged(d.with_state({"reduced"}), d.state, Where(OPEN))])
     assert j.verdict == "violation" and "blue-3id-7 did not retreat (D1/DR: 2 hex(es))" in j.message

@@ -959,7 +959,7 @@ EXAMPLES: dict[str, dict] = {'HF001': {'code': 'HF001',
             'message': '2nd Light Mechanised Reconnaissance Squadron retreats B1.10 -> B1.11 -> A16.11: its '
                        'drag to B1.11 stops where a retreat never goes (B1.11 is in an enemy ZOC)',
             'help': "a retreat goes hex by hex away from the battle, never into an enemy unit's hex, an "
-                    'enemy ZOC or prohibited terrain',
+                    'enemy ZOC or prohibited terrain, and never ends in a full hex',
             'rule': '8.6',
             'step': 12,
             'turn': '1',

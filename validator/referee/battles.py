@@ -1,9 +1,10 @@
 """The battles of a combat phase: each combat roll tied to the battle it settled, kept in the ledger.
 
 For a die roll the replay asks `read_battle`: in which side's combat phase it falls (none: a roll
-outside combat), and which battle it settled, judged on the position at the roll and the events after
-it up to the next roll or phase change (`combat.judge_battle`: every reading the tree allows), the
-cheapest for the player first: readings that break no limit of the phase, given the battles the
+outside combat; where the phase is inferred, each side's combat phase left this turn, the cheapest
+reading kept: the events may not show that the other side's turn began), and which battle it settled,
+judged on the position at the roll and the events after it up to the next roll or phase change
+(`combat.judge_battle`: every reading the tree allows), the cheapest for the player first: readings that break no limit of the phase, given the battles the
 ledger already holds (`Limits`: who attacked, which hexes were attacked). The `Battle` kept in the
 ledger says which hexes may have defended and which one the cheapest reading names, how sure the tie
 of the roll to it is, who attacked for certain and who may have, the reading that fits (table,
@@ -67,16 +68,29 @@ class BattleReading(NamedTuple):
     rerolled: Optional[object] = None          # ledger.Discarded: the undone roll this one makes again
 
 
-def combat_side(tracker):
-    """The attacking side of the combat phase a roll falls in; False when it can be in none."""
+def combat_phases(tracker):
+    """The combat phases a roll may fall in, earliest first, one per attacking side: the current phase only
+    where the turn marker or a chat names it, else every combat phase left this turn (the events may not
+    show that the other side's turn began); None where the sequence is not known."""
     i = tracker.current()
     if i is None:
         return None
     last = i + 1 if tracker.pinned() else len(tracker.phases)
+    out: dict = {}
     for j in range(i, last):
         if tracker.phases[j].combat:
-            return tracker.phases[j].side
-    return False
+            out.setdefault(tracker.phases[j].side, j)
+    return list(out.values())
+
+
+def later_mover(v, j: int):
+    """Where the phase is inferred, whether a phase after combat phase j this turn lets a unit move (its drags
+    after the roll may be that phase's: the other side's movement, an exploitation); None where the turn
+    marker or a chat names the phase (every event up to the next is in it)."""
+    t = v.tracker
+    if t.pinned():
+        return None
+    return lambda c: t.later_phase_for(j, v.side_of(c), v.class_of(c))
 
 
 def following(v) -> tuple:
@@ -123,16 +137,26 @@ def _attacked(earlier: tuple) -> tuple[frozenset, frozenset]:
     return attackers, hexes
 
 
+_CHEAPEST = {"legal": 0, "unverified": 1, "unlikely": 2, "prohibited": 3, "violation": 4}
+
+
 def read_battle(v) -> Optional[BattleReading]:
-    side = combat_side(v.tracker)
-    if side is False:                          # the events after it matter only where no combat may happen
+    phases = combat_phases(v.tracker)
+    if phases == []:                           # the events after it matter only where no combat may happen
         return BattleReading(False, None, following(v) if v.game.rules.combat.combat_phases_only else (), None)
     after = following(v)
     earlier = phase_battles(v)
     limits = limits_of(v, earlier)
     stacks = HexStacks(v.look.counted_stacks(v.position), tuple(s.id for s in v.game.sides))
-    j = judge_battle(v.game, v.position, side, v.event, tuple(e for _, e in after), v.step,
-                     tuple(n for n, _ in after), limits, stacks)
+    side, j = None, None
+    for i in phases or (None,):                # each side whose combat phase it may be, cheapest reading kept
+        s = v.tracker.phases[i].side if i is not None else None
+        here = judge_battle(v.game, v.position, s, v.event, tuple(e for _, e in after), v.step,
+                            tuple(n for n, _ in after), limits, stacks, later_mover(v, i) if i is not None else None)
+        if j is None or _CHEAPEST[here.verdict] < _CHEAPEST[j.verdict]:
+            side, j = s, here
+        if j.verdict == "legal":
+            break
     battle = _battle(v, side, j) if side else None
     rerolled = _rerolled(v, battle) if battle is not None else None
     if rerolled is not None:

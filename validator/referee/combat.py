@@ -10,9 +10,9 @@ roll may be for. Readings are tried cheapest for the player first: those that br
 phase (a unit attacking twice, a hex attacked twice: `Limits`, from the ledger) and in which every
 unit that moved after the roll attacked.
 
-The verdict: "legal" when a reading fits (it may still show an advance or a limit broken, which
-other rules report); "unverified" (a note, with the reason) when no reading fits for certain but one
-resting on what the tree does not hold may; "unlikely" when only readings resting on an assumption
+The verdict: "legal" when a reading fits (it may still show an advance, a retreat's drag or a limit
+broken, which other rules report); "unverified" (a note, with the reason) when no reading fits for
+certain but one resting on what the tree does not hold may; "unlikely" when only readings resting on an assumption
 the tree declares unlikely fit; "prohibited" when every reading is an attack the rules forbid; and
 "violation" when no reading fits. Nothing here names a game: all rules come from the tree.
 """
@@ -627,13 +627,15 @@ def _hexes_of(game: Game, position: Position, side: str, pieces: Iterable[str]) 
 
 def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, Loss],
                    stacks: Optional[dict] = None) -> tuple[list[str], bool]:
-    """Hexes of the non-phasing units the record shows losing steps (else, moving: a retreat); else every
-    non-phasing hex next to a phasing unit. The flag says whether the record named the battle's hex(es);
-    otherwise several are possible and any that fits makes the roll legal."""
+    """Hexes of the non-phasing units the record shows losing steps (else, moving: a retreat, from a hex next
+    to a phasing unit where some are: no battle is fought against another); else every non-phasing hex next
+    to a phasing unit. The flag says whether the record named the battle's hex(es); otherwise several are
+    possible and any that fits makes the roll legal."""
     hit = _hexes_of(game, position, side, [p for p, x in losses.items() if x.removed or x.reduced])
     if hit:
         return hit, True
     moved = _hexes_of(game, position, side, [p for p, x in losses.items() if x.moved])
+    moved = [h for h in moved if _adjacent_attackers(game, position, h, side, stacks)] or moved
     if len(moved) == 1:
         return moved, True
     if moved:
@@ -734,7 +736,19 @@ class _Battle:
     after: Position                           # the position once the events after the roll are applied
     limits: Limits = Limits()
     stacks: Optional[dict] = None             # hex -> its counters (the replay's, where it has them)
+    events: tuple = ()                        # the events after the roll ...
+    event_steps: Optional[Sequence[int]] = None   # ... and the step of each, where known
+    later: frozenset = frozenset()            # pieces whose drags after the roll may be a later phase's moves
     memo: dict = field(default_factory=dict)
+
+    def moment(self, step: int) -> Position:
+        """The position once the events after the roll up to a step (that step's too) are applied."""
+        key = ("moment", step)
+        if key not in self.memo:
+            steps = self.event_steps or ()
+            self.memo[key] = _apply(self.position, (e for e, n in zip(self.events, steps) if n is not None
+                                                    and n <= step))
+        return self.memo[key]
 
     def markers(self) -> "_HexMarkers":
         """Hex -> the markers in it (read per hex, once a battle, and only where a strength modifier asks)."""
@@ -901,7 +915,7 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
         return None
     key = (ct.id, "map")
     if key not in b.memo:
-        b.memo[key] = RetreatMap(b.game, b.position, b.after, rules)
+        b.memo[key] = RetreatMap(b.game, b.position, b.after, rules, b.moment if b.event_steps else None)
     moves = {p: x.to for p, x in b.losses.items() if x.moved and not x.removed and x.to}
     paths = {p: x.path for p, x in b.losses.items() if x.moved}
     removed = frozenset(p for p, x in b.losses.items() if x.removed)
@@ -910,7 +924,7 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
     adjacent = frozenset(b.adjacent(hex_id))
     used = b.limits.attackers if b.limits.attack_once else frozenset()
     return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed, paths,
-                       tuple(movers) + tuple(others), adjacent, used)
+                       tuple(movers) + tuple(others), adjacent, used, b.later)
 
 
 def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
@@ -995,11 +1009,14 @@ def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
 def judge_battle(game: Game, position: Position, phasing_side: Optional[str], roll: DieRoll,
                  following_events: Sequence[Event], step: Union[int, Step, None] = None,
                  event_steps: Optional[Sequence[int]] = None, limits: Optional[Limits] = None,
-                 stacks: Optional[dict] = None) -> Judgement:
+                 stacks: Optional[dict] = None,
+                 later_move: Optional[Callable[[Counter], bool]] = None) -> Judgement:
     """Judge the battle a combat roll resolved, from the position at the roll and the events after it
     (up to the next roll or phase change; `event_steps`: the step of each). Call it for rolls made in a
     combat phase only: the roll is taken to be a battle's. `limits`: what the phase's earlier battles used;
-    `stacks`: the position's counters by hex, where the caller keeps them."""
+    `stacks`: the position's counters by hex, where the caller keeps them; `later_move`: where the phase is
+    inferred, whether a later phase of the turn lets a unit move (its drags after the roll may be that phase's:
+    only what a battle's reading needs of them is judged); None: every event given is the battle's phase's."""
     step = step.index if isinstance(step, Step) else step
     if phasing_side is None:
         return Judgement("unverified", COMBAT_UNVERIFIED, None,
@@ -1022,8 +1039,10 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
                          f"combat roll {roll.total}: losses in {len(hexes)} defender hexes ({', '.join(hexes)}) "
                          "follow one roll", hexes=tuple(hexes), reason="a battle against several hexes is not judged",
                          step=step)
+    later = frozenset(p for p, x in losses.items() if x.moved and later_move is not None
+                      and (c := position.counter(p)) is not None and later_move(c))
     battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses, _apply(position, following_events),
-                     limits, stacks)
+                     limits, stacks, tuple(following_events), event_steps, later)
     best: Optional[tuple] = None
     fitting = []
     for h in _by_cheapest(hexes, limits):
@@ -1184,7 +1203,6 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
                  fitting: list[str]) -> Judgement:
     """The judgement with what the ledger keeps of the battle: who attacked and who may have, the defenders,
     how sure the roll's tie to the hex is, and what the log shows done after it that no reading allows."""
-    game, position, side = b.game, b.position, b.side
     adjacent = b.adjacent(h)
     certain = tuple(p for p in adjacent if p in b.losses)
     best = tally.best
@@ -1194,12 +1212,25 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     losses = tuple((p, "removed" if x.removed else "reduced", x.step) for p, x in b.losses.items()
                    if x.removed or x.reduced)
     moves = tuple((p, x.path) for p, x in b.losses.items() if x.moved)
+    outside = _outside(b, h, adjacent, tie) if b.limits.one_hex else ()   # else a battle may take in more
     return dataclasses.replace(
-        j, fit=best, attackers=certain, possible=tuple(p for p in chosen if p not in certain),
+        _without(b, j, {p for p, _, _ in outside}), fit=best, attackers=certain,
+        possible=tuple(p for p in chosen if p not in certain),
         defenders=tuple(b.defenders(h)), tie=tie, tie_why=why,
-        faults=faults, drags=_drag_faults(b, h, best),
-        outside=_outside(b, h, adjacent) if named and b.limits.one_hex else (),   # else a battle may take in more
+        faults=faults, drags=_drag_faults(b, h, best), outside=outside,
         losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
+
+
+def _without(b: _Battle, j: Judgement, outside: set) -> Judgement:
+    """A violation's judgement naming only the battle's units: those not in it (HF1508 reports them) are left
+    out of its pieces, units and hexes, so that it and HF1508 say two things."""
+    if j.verdict != "violation" or not outside:
+        return j
+    kept = tuple(p for p in j.pieces if p not in outside)
+    held = {w.hex for p in kept if (w := b.position.where(p)) is not None}
+    gone = {w.hex for p in outside if (w := b.position.where(p)) is not None} - held
+    return dataclasses.replace(j, pieces=kept, units=_units_of(b.position, kept),
+                               hexes=tuple(x for x in j.hexes if x not in gone or x == j.hexes[0]))
 
 
 def _twice(b: _Battle, h: str, tie: str, certain: tuple, best: Optional[Candidate]) -> tuple:
@@ -1241,41 +1272,52 @@ def _tie(b: _Battle, h: str, hexes: list[str], named: bool, fitting: list[str]) 
 
 
 def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
-    """(piece, step, why) for each retreat whose drags stop on the way where no retreat goes: the defenders
-    that moved, and the attackers where the reading's result retreats them."""
+    """(piece, step, why) for each retreat whose drags go where no retreat goes: of the defenders and of the
+    attackers that moved, where the reading's result retreats their side (a move no result allows is the
+    result's question, HF1501)."""
     ct = next((t for t in b.tables if best is not None and t.id == best.table), None)
     rules = ct.table.after_combat if ct is not None else None
-    if rules is None or not rules.retreat:
+    if rules is None or not rules.retreat or not best.cell:
         return ()
     after = _after_battle(b, ct, h, best.attackers, b.defenders(h), ())
-    retreating = list(after.defenders)
-    by_side = side_effects(read_cell(best.cell, ct.table)) if best.cell else None
-    if by_side and retreat_of(by_side["attacker"]) is not None:
-        retreating += list(best.attackers)
+    by_side = side_effects(read_cell(best.cell, ct.table)) or {}
     out = []
-    for p in retreating:
-        if p in after.moves and p not in after.removed:
-            hit = after.drag_fault(p)
-            if hit:
-                out.append((p, hit[0], hit[1]))
+    for side, pieces in (("defender", after.defenders), ("attacker", best.attackers)):
+        n = retreat_of(by_side.get(side, []))
+        for p in pieces:
+            if n is not None and p in after.moves and p not in after.removed:
+                hit = after.drag_fault(p, n)
+                if hit:
+                    out.append((p, hit[0], hit[1]))
     return tuple(out)
 
 
-def _outside(b: _Battle, h: str, adjacent: list[str]) -> tuple:
-    """(piece, step, why) for each unit the log shows losing a step, eliminated or retreating after the roll
-    though it was in neither side of the battle against h: a defender elsewhere, an attacker not next to h."""
+def _outside(b: _Battle, h: str, adjacent: list[str], tie: str) -> tuple:
+    """(piece, step, why) for each unit the log shows losing a step, eliminated or moving after the roll
+    though it was in neither side of the battle against h: a defender elsewhere, an attacker not next to h.
+    Where the roll's tie to h is only possible, only a unit no battle of the roll could take in (no enemy next
+    to it); a move only where the tables judge retreats and no later phase may be its (`_Battle.later`)."""
     out = []
     for p, x in b.losses.items():
         c, w = b.position.counter(p), b.position.where(p)
         if c is None or c.kind != "unit" or w is None or w.hex is None or not _fights(b.game, c):
             continue
         mine = side_of(b.game, c) == b.side
-        if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not (x.removed or x.reduced)):
+        lost = x.removed or x.reduced
+        if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not lost):
             continue                          # in the battle; a phasing unit's move is an advance's question
-        if not (x.removed or x.reduced) and not _moves_judged(b):
-            continue                          # a unit may be displaced by a retreat, or retreats are not judged
-        what = "is eliminated" if x.removed else "loses a step" if x.reduced else f"retreats {w.hex} -> {x.to}"
+        if not lost and (not _moves_judged(b) or p in b.later):
+            continue                          # a unit may be displaced by a retreat, or move in a later phase
+        if tie not in ("certain", "likely") and _in_some_battle(b, w.hex, mine):
+            continue                          # the roll may be for a battle it was in
+        what = "is eliminated" if x.removed else "loses a step" if x.reduced else \
+            f"moves {' -> '.join([w.hex] + [t for t, _ in x.path])}"
         u = b.game.unit(c.unit)
         out.append((p, x.step, f"{u.name if u else c.unit} in {w.hex} {what} after the roll, though it was not in "
                                f"the battle against {h}"))
     return tuple(out)
+
+
+def _in_some_battle(b: _Battle, hex_id: str, phasing: bool) -> bool:
+    """A unit in this hex may have fought a battle of the roll: an enemy stands next to it."""
+    return any(_units_at(b.game, b.position, n, not phasing, b.side, b.stacks) for n in b.game.grid.neighbours(hex_id))

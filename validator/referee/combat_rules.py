@@ -55,8 +55,9 @@ def combat_result_not_on_table(v) -> Optional[Verdict]:
     every column the printed strengths and the modifiers the table names may give (`strength_modifiers`,
     `shifts`, `terrain_shifts`: a range of columns where a datum is missing, and beyond the columns
     every reading the clamp allows), modifiers, tables, and each cell an unprinted one may hold
-    (`unprinted`). An error only when no reading fits; the finding says which readings were tried. It
-    is located at the step that first shows the wrong result.
+    (`unprinted`). Of a retreat, the result judges who retreated and how far (where its drags went is
+    HF1513's). An error only when no reading fits; the finding says which readings were tried. It is
+    located at the step that first shows the wrong result.
     ## Why
     The result of a battle is the table's cell for the modified roll and the column the odds and
     terrain give (Meuse 8.2-8.6; Aachen 8.2.4; Ardennes II 3.2; Bulge 17.0).
@@ -304,29 +305,36 @@ def _at(v, c) -> Optional[str]:
 @rule("HF1508", "loss-outside-battle", "error",
       "apply a battle's result to the units of that battle only", events=(DieRoll,))
 def loss_outside_battle(v) -> Optional[Verdict]:
-    """A unit that was not in the battle loses a step, is eliminated or retreats after its roll.
+    """A unit that was not in the battle loses a step, is eliminated or moves after its roll.
 
     ## What it checks
-    After a combat roll tied for certain to a hex, a unit of the defending side in another hex, or a unit
-    of the attacking side not next to it, that the log shows losing a step, eliminated or (a defender)
-    moving before the next roll; located at that unit's step. Judged only where each battle is fought
-    against one hex (`rules.combat.one_hex`): where one may take in several (the Bulge, 9.5), a unit next to
-    another defender may be in it. A defender's move is judged only where the tables say how retreats go
-    and no retreat displaces a friendly unit.
+    After a combat roll tied for certain (or as likely: the only hex a reading fits, or not attacked yet) to
+    a hex, a unit of the defending side in another hex, or a unit of the attacking side not next to it,
+    that the log shows losing a step, eliminated or (the defending side's) moving before the next roll;
+    located at that unit's step. Where the roll may be for several hexes, only a unit no battle could take
+    in (no enemy next to it). Judged only where each battle is fought against one hex
+    (`rules.combat.one_hex`): where one may take in several (the Bulge, 9.5), a unit next to another
+    defender may be in it. A move is judged only where the tables say how retreats go, no retreat displaces
+    a friendly unit, and the phase is certain (the turn marker or a chat names it): in a phase inferred
+    from the events, it may be the other side's movement phase.
     ## Why
-    A result applies to the units of its battle (Meuse 8.1, 8.6).
+    A result applies to the units of its battle (Meuse 8.1, 8.6); in the Red Combat Phase Blue's units move
+    only by retreating (3.2).
     ## Reads
-    `rules.combat.one_hex`, the position, as HF1501.
+    `rules.combat.one_hex`, `sequence_of_play`, the position, as HF1501.
     ## Violation
-    Meuse: after the roll against B1.17, Blue 8th Infantry Regiment in A15.03 is flipped.
+    Meuse: after the roll against B1.17, Blue 8th Infantry Regiment in A15.03 is flipped; or, the turn marker
+    showing the Red Combat Phase, it is dragged A15.03 -> A14.03 after the defender of B1.17 retreated.
     ## Near miss
-    The defender in B1.17 flipped (D1).
+    The defender in B1.17 flipped (D1); or the same drag in a log whose phases are inferred (Blue's movement
+    phase may have begun).
     """
     j = _judgement(v)
     if j is None or not j.outside:
         return None
-    return found(*(Finding(message=why + _tie(v), hexes=(_at(v, v.position.counter(p)), j.hexes[0]),
-                           units=(_label(v, p),), rule=j.rule, side=v.battle.side, step=step)
+    battle = j.fit.defender_hex if j.fit is not None else j.hexes[0]
+    return found(*(Finding(message=why + _tie(v), hexes=(_at(v, v.position.counter(p)),) + _drag_hexes(j, p) +
+                           (battle,), units=(_label(v, p),), rule=j.rule, side=v.battle.side, step=step)
                    for p, step, why in j.outside))
 
 
@@ -448,22 +456,29 @@ def advance_not_allowed(v) -> Optional[Verdict]:
 
 @rule("HF1513", "retreat-through-forbidden-hex", "error",
       "a retreat goes hex by hex away from the battle, never into an enemy unit's hex, an enemy ZOC or "
-      "prohibited terrain", events=(DieRoll,))
+      "prohibited terrain, and never ends in a full hex", events=(DieRoll,))
 def retreat_through_forbidden_hex(v) -> Optional[Verdict]:
-    """A retreat whose drags stop on the way where no retreat may go.
+    """A retreat whose drags go where no retreat may go.
 
     ## What it checks
-    Each drag of a retreating unit but its last (the last is judged with the result, HF1501): it must
-    not end in a hex holding an enemy unit, in an enemy ZOC, or in a hex or across a hexside prohibited
-    to the unit (what `after_combat.avoids` names, but stacking, which binds only where a retreat ends),
-    and must end farther from the hex retreated from than the drag before. Located at that drag's step.
+    Each drag of a retreating unit, the last too (the result's own question, HF1501, is only how far it
+    retreated): it must not end in a hex holding an enemy unit, in an enemy ZOC, or in a hex or across a
+    hexside prohibited to the unit (what `after_combat.avoids` names, on what is certain: an assumed ZOC
+    condemns nothing), must end farther from the hex retreated from than the drag before (a drag over
+    several hexes: by some way each hex farther and clear of those), and the last must not end in a hex
+    then holding as many other units as the stacking limit (`overstack`, where the limit counts units).
+    Located at that drag's step. Where the phase is inferred, a retreat is only the first drags as long as
+    the result's: the rest may be the unit's move in a later phase.
     ## Why
-    Meuse 8.6: a retreat may not "enter a hex ... in an enemy ZOC"; "each hex farther".
+    Meuse 8.6: a retreat may not "enter a hex ... in an enemy ZOC, nor end in a hex holding two other
+    units"; "each hex farther".
     ## Reads
-    `after_combat.avoids`, the position, `tec.yaml`, `terrain.yaml`.
+    `after_combat.avoids` and `retreat`, `rules.stacking` (`limit`, `counts`), the position, `tec.yaml`,
+    `terrain.yaml`.
     ## Violation
     Meuse: after DR the defender is dragged first into a hex next to a Red unit, then on to a hex two
-    away from its own.
+    away from its own; or dragged one hex, then one more that is no farther from its hex; or its last drag
+    ends beside two Blue units.
     ## Near miss
     The same retreat dragged through a hex holding two friendly units (a full hex may be passed through,
     5.1) to a hex where it ends legally.
@@ -477,9 +492,10 @@ def retreat_through_forbidden_hex(v) -> Optional[Verdict]:
                    for p, step, why in j.drags))
 
 
-def _drag_hexes(j, piece: str, step) -> tuple:
+def _drag_hexes(j, piece: str, step=None) -> tuple:
+    """The hexes a piece's drags after the roll ended in (those of one step, where given)."""
     path = dict(j.moves).get(piece) or ()
-    return tuple(h for h, s in path if s == step)
+    return tuple(h for h, s in path if step is None or s == step)
 
 
 def _unverified(v, code: str) -> Optional[Verdict]:

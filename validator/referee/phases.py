@@ -26,7 +26,8 @@ def _words(text: str) -> list[str]:
 @dataclass
 class PhaseTracker:
     """The earliest phase the game can be in. Rolls are allowed in any phase; one made after the last
-    event that fixed the phase (`pending_roll`) may belong to any later phase as well."""
+    event that fixed the phase (`pending_roll`) may belong to any later phase as well, and one after a
+    chat's announcement to a later combat phase not announced; the phase the turn marker records holds."""
     game: Game
     index: Optional[int] = None                    # the earliest possible phase (None: no sequence)
     rolled_here: bool = False                      # a die was rolled in that phase
@@ -125,8 +126,9 @@ class PhaseTracker:
                 return i, "move"
             if self.phases[i].combat and self._rolled(i):
                 return i, "combat"
-        if self.announced_at is not None and self.pending_roll:
-            # a roll after the announcement may open a combat phase the players did not announce
+        if self.announced_at is not None and self.recorded_at is None and self.pending_roll:
+            # a roll after a chat's announcement may open a combat phase the players did not announce; the
+            # turn marker's phase holds (a roll in it is in no combat phase, as the combat rules read it)
             for i in range(self.index + 1, len(self.phases)):
                 if self.phases[i].combat:
                     return i, "combat"

@@ -5,13 +5,14 @@ exactly (or at most) N hexes away; it never enters what `avoids` names (enemy un
 or hexsides prohibited to the unit's movement class, a hex already at the stacking limit at its end).
 An advance enters the vacated defender hex first and goes at most N hexes. Only what is certain is
 judged: where the tree leaves a hex's terrain, a ZOC or a unit's side open, a path counts as possible
-for the retreat actually made and as blocked when asking whether a retreat could have been made.
-Nothing here names a game.
+for the retreat actually made and as blocked when asking whether a retreat could have been made. Where
+the phase is inferred, a unit's drags after the roll may run on into a later phase that lets it move
+(`AfterBattle.later`): only what a reading of the battle needs of them is judged. Nothing here names a game.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from ..source.model import AfterCombat, Game, SideEffect
 from ..positions.position import Position
@@ -34,6 +35,7 @@ class RetreatMap:
     position: Position
     after: Position
     rules: AfterCombat
+    moment: Optional[Callable[[int], Position]] = None   # step -> the position once its events are applied
     _cache: dict = field(default_factory=dict)
 
     def _side(self, piece: str) -> Optional[str]:
@@ -74,11 +76,15 @@ class RetreatMap:
                     zoc.add(n)
         return enemy, zoc
 
-    def _barred(self, piece: str, mode: str) -> Optional[frozenset[str]]:
-        """Terrain ids the unit may not enter or cross in a retreat; None when the tree cannot tell."""
+    def _barred(self, piece: str) -> Optional[frozenset[str]]:
+        """Terrain ids the unit may not enter or cross in a retreat; None when the tree cannot tell (kept for
+        the battle's later questions)."""
         if "prohibited_terrain" not in self.rules.avoids:
             return frozenset()
-        return self.class_barred(piece)
+        key = ("barred", piece)
+        if key not in self._cache:
+            self._cache[key] = self.class_barred(piece)
+        return self._cache[key]
 
     def class_barred(self, piece: str) -> Optional[frozenset[str]]:
         """Terrain ids prohibited to the unit's movement class; None when the tree cannot tell."""
@@ -88,40 +94,92 @@ class RetreatMap:
             return None
         return class_costs(self.game, u.movement_class).prohibited
 
-    def ends(self, piece: str, n: int, mode: str) -> Optional[frozenset[str]]:
-        """The hexes a retreat of n hexes may end in (LENIENT: every doubt passes; STRICT: every doubt
-        blocks); None when the tree cannot tell (the map or the unit's movement class is not known)."""
-        key = (piece, n, mode)
+    def ends(self, piece: str, n: int) -> Optional[frozenset[str]]:
+        """The hexes a retreat of n hexes could surely end in (every doubt blocks: whether it could retreat at
+        all); None when the tree cannot tell (the map or the unit's movement class is not known)."""
+        key = (piece, n)
         if key not in self._cache:
-            self._cache[key] = self._ends(piece, n, mode)
+            self._cache[key] = self._ends(piece, n)
         return self._cache[key]
 
-    def _ends(self, piece: str, n: int, mode: str) -> Optional[frozenset[str]]:
+    def _ends(self, piece: str, n: int) -> Optional[frozenset[str]]:
         w = self.position.where(piece)
-        barred = self._barred(piece, mode)
-        if w is None or not w.hex or (barred is None and mode == STRICT):
+        if w is None or not w.hex or self._barred(piece) is None:
             return None
-        barred = barred or frozenset()
-        enemy, zoc = self._others(self._side(piece), mode)
-        avoid = (enemy if "enemy_units" in self.rules.avoids else set()) | \
-                (zoc if "enemy_zoc" in self.rules.avoids else set())
         grid, origin = self.game.grid, w.hex
         layer, reached = {origin}, set()
         for k in range(1, n + 1):
-            nxt = set()
-            for h in layer:
-                for nb in grid.neighbours(h):
-                    if grid.distance(origin, nb) != k or nb in avoid:
-                        continue
-                    if barred and (set(self.game.hex_terrain(nb)) & barred or side_features(self.game, h, nb) & barred):
-                        continue
-                    nxt.add(nb)
-            layer = nxt
-            reached |= nxt
+            layer = {nb for h in layer for nb in grid.neighbours(h)
+                     if grid.distance(origin, nb) == k and self._entry_fault(piece, h, nb, STRICT) is None}
+            reached |= layer
         out = layer if self.rules.retreat == "exactly" else reached
-        if mode == STRICT and "overstack" in self.rules.avoids:
+        if "overstack" in self.rules.avoids:
             out = {h for h in out if not self._full(h, piece)}
         return frozenset(out)
+
+    def drag_fault(self, piece: str, origin: str, frm: str, to: str) -> Optional[str]:
+        """Why one drag of a retreat from `origin`, from `frm` to `to`, goes where no retreat goes: into what
+        `avoids` names (an enemy unit's hex, an enemy ZOC, a hex or hexside prohibited to the unit; only what
+        is certain), or a hex not farther from `origin` than the one before; a drag over several hexes, by no
+        way of that many hexes each farther and clear of them. None: some way fits."""
+        grid = self.game.grid
+        if not (origin and frm and to):
+            return None
+        base, d, k = grid.distance(origin, frm), grid.distance(origin, to), grid.distance(frm, to)
+        if base is None or d is None or not k:
+            return None
+        why = self._hex_fault(piece, frm if k == 1 else None, to)
+        if why is None and d - base != k:
+            why = (f"{to} is no farther from {origin} than {frm}" if d <= base else
+                   f"{to} is {k} hexes from {frm} but only {d - base} farther from {origin}: each hex of a retreat "
+                   "is farther")
+        if why is None and k > 1:
+            layer = {frm}
+            for j in range(1, k + 1):
+                layer = {nb for h in layer for nb in grid.neighbours(h) if grid.distance(origin, nb) == base + j
+                         and grid.distance(nb, to) == k - j and self._hex_fault(piece, h, nb) is None}
+            if to not in layer:
+                why = (f"every way of {k} hexes from {frm} to {to} enters "
+                       f"{' or '.join(self._avoided()) or 'a barred hex'}")
+        return why
+
+    def _hex_fault(self, piece: str, frm: Optional[str], h: str) -> Optional[str]:
+        """Why a retreat may not enter h (from `frm`, across their hexside, where given), on what is certain."""
+        return self._entry_fault(piece, frm, h, LENIENT)
+
+    def _entry_fault(self, piece: str, frm: Optional[str], h: str, mode: str) -> Optional[str]:
+        """Why a retreat may not enter h (from `frm`, across their hexside, where given), doubt passing
+        (LENIENT) or blocking (STRICT)."""
+        enemy, zoc = self._others(self._side(piece), mode)
+        barred = self._barred(piece) or frozenset()
+        avoids = self.rules.avoids
+        if "enemy_units" in avoids and h in enemy:
+            return f"{h} holds an enemy unit"
+        if "enemy_zoc" in avoids and h in zoc:
+            return f"{h} is in an enemy ZOC"
+        if barred and set(self.game.hex_terrain(h)) & barred:
+            return f"{h} is prohibited to the unit"
+        if barred and frm is not None and side_features(self.game, frm, h) & barred:
+            return f"the hexside {frm}|{h} is prohibited to the unit"
+        return None
+
+    def _avoided(self) -> list[str]:
+        said = {"enemy_units": "an enemy unit's hex", "enemy_zoc": "an enemy ZOC",
+                "prohibited_terrain": "a hex or hexside prohibited to the unit"}
+        return [said[a] for a in self.rules.avoids if a in said]
+
+    def overstacked(self, piece: str, h: str, step: Optional[int]) -> Optional[str]:
+        """Why a retreat may not end in h at that step: the hex then holds as many other units as the stacking
+        limit allows (where `avoids` names overstack and the limit counts units; the moment must be known)."""
+        limit = self.game.rules.stacking.limit
+        if "overstack" not in self.rules.avoids or limit is None or self.game.rules.stacking.counts != "units" \
+                or step is None or self.moment is None:
+            return None
+        here = [c for c in self.moment(step).at(h) if c.kind == "unit" and c.piece != piece]
+        if len(here) < limit:
+            return None
+        names = ", ".join(u.name if (u := self.game.unit(c.unit)) else c.unit for c in here)
+        return f"{h} already holds {len(here)} other units ({names}), the stacking limit"
 
     def _full(self, hex_id: str, piece: str) -> bool:
         limit = self.game.rules.stacking.limit
@@ -148,6 +206,7 @@ class AfterBattle:
     movers: tuple[str, ...] = ()
     adjacent: frozenset = frozenset()          # the phasing pieces next to the defender's hex
     used: frozenset = frozenset()              # the pieces that attacked earlier in the phase (attack_once)
+    later: frozenset = frozenset()             # pieces whose drags may be a later phase's moves (phase inferred)
 
     def route(self, piece: str) -> str:
         """Where a piece went after the roll: its hex, then each drag's end."""
@@ -195,7 +254,8 @@ class AfterBattle:
 
     # -- retreats --
     def retreat_fit(self, piece: str, n: int, code: str) -> tuple[str, Optional[str]]:
-        """Whether the retreat a piece made (or did not make) fits a retreat of n hexes."""
+        """Whether the retreat a piece made (or did not make) is as long as a retreat of n hexes (`_as_long`,
+        over its `retreat_drags`)."""
         origin, dest = self._origin(piece), self.moves.get(piece)
         name = self._name(piece)
         if dest is None:
@@ -203,18 +263,14 @@ class AfterBattle:
         d = self.map.game.grid.distance(origin, dest) if origin else None
         if d is None:
             return UNKNOWN, f"the distance {origin} -> {dest} is not known"
-        if (self.rules.retreat == "exactly" and d != n) or not 1 <= d <= n:
+        if not self.retreat_drags(piece, n) or not self._as_long(piece, self.retreat_drags(piece, n), n):
             need = f"exactly {n}" if self.rules.retreat == "exactly" else f"1 to {n}"
             return NO, f"{name} retreated {d} hex(es) ({origin} -> {dest}), {code} needs {need}"
-        ends = self.map.ends(piece, n, LENIENT)
-        if ends is not None and dest not in ends:
-            return NO, (f"{name} retreated {origin} -> {dest}: no retreat of {n} hex(es) ends there, each hex "
-                        f"farther from {origin} and never into {', '.join(self.rules.avoids) or 'a barred hex'}")
-        return YES, None
+        return YES, None                    # its length fits; where its drags went is judged apart (drag_fault)
 
     def free_retreat(self, piece: str, n: int) -> tuple[str, Optional[str]]:
         """yes (with a hex it could have reached), no (every way blocked) or unknown."""
-        ends = self.map.ends(piece, n, STRICT)
+        ends = self.map.ends(piece, n)
         if ends is None:
             return UNKNOWN, (f"whether {self._name(piece)}'s retreat was blocked is not known (the map or its "
                              "movement class is not in the tree)")
@@ -222,45 +278,57 @@ class AfterBattle:
             return YES, f"{self._name(piece)} was eliminated though it could retreat to {sorted(ends)[0]}"
         return NO, None
 
-    def drag_fault(self, piece: str) -> Optional[tuple[int, str]]:
-        """The first drag of a retreat that breaks the way a retreat goes, with its step and why: a drag ending
-        where no retreat may go (an enemy unit's hex, an enemy ZOC, a hex or hexside prohibited to the unit:
-        what `avoids` names but stacking, which binds only the retreat's end), or no farther from the hex
-        retreated from than the drag before. The last drag's end is judged with the result (retreat_fit)."""
-        origin, path = self._origin(piece), self.paths.get(piece) or ()
-        if origin is None or len(path) < 2:
+    def drag_fault(self, piece: str, n: int) -> Optional[tuple[Optional[int], str]]:
+        """The first drag of a retreat of n hexes that goes where no retreat goes, with its step and why: each
+        drag of the retreat (`retreat_drags`), the last too, judged by `RetreatMap.drag_fault` (what `avoids`
+        names, each hex farther from the hex retreated from), and the last one's end by stacking at that
+        moment (`RetreatMap.overstacked`)."""
+        origin, path = self._origin(piece), self.retreat_drags(piece, n)
+        if origin is None or not path:
             return None
-        enemy, zoc = self.map._others(self.map._side(piece), LENIENT)
-        barred = self.map._barred(piece, LENIENT) or frozenset()
-        grid, game = self.map.game.grid, self.map.game
-        avoids = self.rules.avoids
-        last, far = origin, 0
-        for h, step in path[:-1]:
-            d = grid.distance(origin, h)
-            why = None
-            if "enemy_units" in avoids and h in enemy:
-                why = f"{h} holds an enemy unit"
-            elif "enemy_zoc" in avoids and h in zoc:
-                why = f"{h} is in an enemy ZOC"
-            elif barred and (set(game.hex_terrain(h)) & barred or side_features(game, last, h) & barred):
-                why = f"{h} (or the hexside {last}|{h}) is prohibited to the unit"
-            elif d is not None and d <= far:
-                why = f"{h} is no farther from {origin} than the hex before it"
+        last = origin
+        for i, (h, step) in enumerate(path):
+            why = self.map.drag_fault(piece, origin, last, h)
+            if why is None and i == len(path) - 1:
+                why = self.map.overstacked(piece, h, step)
             if why:
+                verb = "ends the retreat" if i == len(path) - 1 else "stops"
                 return step, (f"{self.label(piece)} retreats {origin} -> {' -> '.join(x for x, _ in path)}: "
-                              f"its drag to {h} stops where a retreat never goes ({why})")
-            last, far = h, d if d is not None else far
+                              f"its drag to {h} {verb} where a retreat never goes ({why})")
+            last = h
         return None
+
+    def retreat_drags(self, piece: str, n: int) -> tuple:
+        """The drags that are a unit's retreat of n hexes: all it made after the roll; where they may run on
+        into a later phase (`later`), the fewest from the first that make a retreat as long (none: no prefix
+        does), the rest being that phase's moves."""
+        path = tuple(self.paths.get(piece) or ())
+        if piece not in self.later:
+            return path
+        return next((path[:k] for k in range(1, len(path) + 1) if self._as_long(piece, path[:k], n)), ())
+
+    def _as_long(self, piece: str, path: tuple, n: int) -> bool:
+        """Drags as long as a retreat of n hexes: they end n hexes away, or went through n hexes (one of them
+        then no farther: `drag_fault` says it)."""
+        grid, origin = self.map.game.grid, self._origin(piece)
+        points = [origin] + [h for h, _ in path]
+        ds = [grid.distance(a, b) for a, b in zip(points, points[1:])] if origin else [None]
+        fits = (lambda x: x == n) if self.rules.retreat == "exactly" else (lambda x: x is not None and 1 <= x <= n)
+        return fits(grid.distance(origin, points[-1]) if origin else None) or (None not in ds and fits(sum(ds)))
 
     # -- advances --
     def vacated(self) -> bool:
         return all(p in self.removed or p in self.moves for p in self.defenders)
 
+    def enters_first(self, piece: str) -> bool:
+        """The piece's first drag after the roll goes into the defender's hex."""
+        path = self.paths.get(piece) or ()
+        return bool(path and path[0][0] == self.defender_hex)
+
     def advancing(self, piece: str) -> bool:
         """An attacker's move after a result that retreats no attacker is an advance where the defender's hex
         was vacated, or where its first drag goes into that hex; else it is a move no result allows."""
-        path = self.paths.get(piece) or ()
-        return self.vacated() or bool(path and path[0][0] == self.defender_hex)
+        return self.vacated() or self.enters_first(piece)
 
     def advance_fit(self, piece: str, n: Optional[int]) -> tuple[str, Optional[str], Optional[int]]:
         """Whether a piece's moves after the battle are an advance of at most n hexes (None: the result gives
@@ -268,6 +336,8 @@ class AfterBattle:
         origin, dest = self._origin(piece), self.moves[piece]
         name = self.label(piece)
         path = self.paths.get(piece) or ((dest, None),)
+        if piece in self.later:
+            path = path[:1]                   # the drags after its advance may be a later phase's moves
         if not self.vacated():
             return NO, (f"{name} advances {origin} -> {dest}, but the defender's hex {self.defender_hex} was not "
                         "vacated"), path[0][1]
@@ -340,6 +410,8 @@ def moves_fit(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Optiona
                 fits.append((UNKNOWN, f"how far {code} retreats is not printed"))
             elif n is not None and ab.rules.retreat:
                 fits.append(ab.retreat_fit(p, n, code))
+            elif p in ab.later:
+                continue                     # its moves may be a later phase's: the result needs none of them
             elif p in ab.moves and side == "defender" and ab.rules.retreat:
                 fits.append((NO, f"{ab._name(p)} moved {ab._origin(p)} -> {ab.moves[p]} after the battle; "
                                  "the result gives it no retreat"))
@@ -368,13 +440,13 @@ def advance_faults(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Op
         if p in ab.removed:
             continue
         if p not in ab.attackers:
-            if (rules.advance or rules.advance_by) and not ab.displaced(p):
+            if (rules.advance or rules.advance_by) and not ab.displaced(p) and p not in ab.later:
                 faults.append((p, "not-attacker", f"{ab.label(p)} moves {ab.route(p)} after the battle against "
                                                   f"{ab.defender_hex}, in which it did not attack "
                                                   f"({ab.why_not_attacker(p)})", ab.first_step(p)))
             continue
-        if retreats or not rules.advance or not ab.advancing(p):
-            continue
+        if retreats or not rules.advance or not ab.advancing(p) or (p in ab.later and not ab.enters_first(p)):
+            continue                          # not an advance (a move of a later phase, where one may be)
         a = advance_of(effects["attacker"], ab.vacated(), rules)
         if a == UNREAD:
             return UNKNOWN, ()
