@@ -67,7 +67,7 @@ def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
     arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
     entry_moves = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1206"}      # the entry's first move (11.2)
     assert on[Placed] == arrivals | entry_moves | {"HF1701"}    # a unit entering the map
-    assert on[Removed] == on[StateChanged] == {"HF1106", "HF1701"}  # the other side's pieces; after the end
+    assert on[Removed] == on[StateChanged] == {"HF1106", "HF1514", "HF1701"}  # others' pieces; steps; after the end
     assert on[TurnChanged] == set() and on[Chat] == set()
     every = {c for c, r in all_rules().items() if r.on == "event"}
     assert set().union(*on.values()) == every             # no event rule is left without an event

@@ -114,7 +114,7 @@ def rule(code: str, name: str, severity: str, help: str, on: str = "event",
 
 
 # The modules whose import registers the referee's rules (validator.codes imports them too).
-RULE_MODULES = ("arrivals", "chain", "combat_rules", "coverage", "dice", "movement", "order", "provenance",
+RULE_MODULES = ("arrivals", "chain", "combat_rules", "coverage", "dice", "losses", "movement", "order", "provenance",
                 "scenario", "sequence", "stacking", "startpos")
 
 

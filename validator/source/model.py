@@ -188,6 +188,7 @@ class CombatRule:
     defend_once: Optional[str] = None         # each hex is attacked at most once per combat phase
     combat_phases_only: Optional[str] = None  # no combat (no combat roll applied) outside the combat phases
     one_hex: Optional[str] = None             # each battle is fought against the units of one hex
+    steps_by_combat_only: Optional[str] = None  # units lose or regain steps, or leave play, only by combat results
     unjudged: tuple["TextRule", ...] = ()     # combat rules kept as text only: the referee does not judge them
 
 

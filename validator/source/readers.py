@@ -248,6 +248,7 @@ def _rules(r) -> Rules:
         combat=CombatRule(method=cb.get("method"), table=cb.get("table"), rule=cb.get("rule"), loc=_loc(cb),
                           attack_once=_limit(cb.get("attack_once")), defend_once=_limit(cb.get("defend_once")),
                           combat_phases_only=_limit(cb.get("combat_phases_only")), one_hex=_limit(cb.get("one_hex")),
+                          steps_by_combat_only=_limit(cb.get("steps_by_combat_only")),
                           unjudged=tuple(TextRule(text=u["text"], rule=u.get("rule"), loc=_loc(u))
                                          for u in cb.get("unjudged") or ())),
         movement_classes=_t(r.get("movement_classes")),

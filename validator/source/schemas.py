@@ -172,6 +172,8 @@ GAME = _obj(
                     combat_phases_only={**_obj(), "description": "no combat result is applied outside the "
                                                                  "phases marked `combat`"},
                     one_hex={**_obj(), "description": "each battle is fought against the units of one hex"},
+                    steps_by_combat_only={**_obj(), "description": "units lose or regain steps, or leave play, only "
+                                                                   "by combat results (no other rule does)"},
                     unjudged={"type": "array", "items": _obj(["text"], text=_s),
                               "description": "combat rules the rulebook prints that the tree keeps only as text: "
                                              "the referee does not judge them (hexforge check lists them)"}),
