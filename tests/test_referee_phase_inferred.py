@@ -17,7 +17,7 @@ import pytest
 
 from validator.positions.position import Where
 from validator.positions.scenario_position import starting_position
-from validator.records.record import GameRecord, Moved, Step, TurnChanged
+from validator.records.record import DieRoll, GameRecord, Moved, Step, TurnChanged
 from validator.referee.audit import audit
 from validator.source.loader import load_game
 
@@ -105,3 +105,30 @@ def test_a_marker_set_back_and_a_move_within_what_is_left_is_legal(meuse):
     drags = [("red-4rd-10", "B4.17")] + BACK[1:5] + [("red-4rd-10", "B3.17")]   # 2 MP, then 1 more
     a = audit(meuse, _record(meuse, drags, "red-movement"), "1")
     assert [f for f in a.findings if f.severity in ("error", "warning")] == []
+
+
+def test_a_drag_after_a_roll_in_no_judged_battle_is_not_counted_verified(meuse):
+    """No phase recorded: Red moves, a roll no battle can be read for (no Red unit next to a Blue one), then
+    Blue's 8th Infantry goes five hexes. Read as after the roll, the drag is in no battle the referee judged:
+    it says so, where it used to count the step as fully verified."""
+    pos = starting_position(meuse, meuse.scenario("1"))
+    c = next(c for c, _ in pos if c.unit == "red-4rd-10")
+    b = next(c for c, _ in pos if c.unit == "blue-3id-8")
+    steps = (Step(1, (Moved(c, pos.where(c.piece), Where(hex="B4.17")),)),
+             Step(2, (DieRoll("1d6", (3,), 3, 1, 6),)),
+             Step(3, (Moved(b, pos.where(b.piece), Where(hex="A10.03")),)))
+    a = audit(meuse, GameRecord("hand-built", None, None, pos, "1", None, steps), "1")
+    assert a.coverage["steps"][2] == {"step": 3, "status": "partly", "reasons": [
+        "8th Infantry Regiment A15.03 -> A10.03 after a die roll is read as a retreat or an advance after combat, "
+        "but it is in no battle the referee judged: the drag is not verified"]}
+    # near miss: the retreat of the defender of a judged battle is the combat rules' (verified there)
+
+
+def test_a_retreat_of_a_judged_battle_is_verified(meuse):
+    """Near miss, on a real VASSAL 3.7.9 log: Rec/2's retreat B1.10 -> A16.09 -> A15.09 after battle 1 and Tk
+    1/1's advance (steps 10-12) are the battle's, judged by the combat rules: fully verified."""
+    from compiler.vassal.vlog import read_log
+    vlogs = ROOT / "tests" / "fixtures" / "vlogs"
+    rec = read_log(vlogs / "meuse_combat_legal.vlog", vlogs / "meuse.vmod", meuse)
+    steps = {s["step"]: s for s in audit(meuse, rec).coverage["steps"]}
+    assert [steps[n]["status"] for n in (10, 11, 12)] == ["full", "full", "full"]

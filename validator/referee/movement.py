@@ -294,6 +294,15 @@ def combat_judges_retreats(game) -> bool:
     return bool(tables) and all(t.after_combat is not None and t.after_combat.retreat for t in tables)
 
 
+def _in_judged_battle(v, piece: str) -> bool:
+    """The piece is a unit of the last roll's battle, judged (its retreats and advances are the combat rules')."""
+    rolls, battles = v.ledger.rolls, v.ledger.battles
+    b = battles[-1] if battles else None
+    if b is None or not rolls or b.step != rolls[-1].step or b.verdict not in ("legal", "violation", "unlikely"):
+        return False
+    return piece in b.attackers or piece in b.possible or piece in b.defenders
+
+
 @rule("HF1201", "move-beyond-allowance", "error",
       "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex",
       events=(Moved, Placed), read_as=("move", "after-combat", "entry"))
@@ -325,6 +334,9 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
         if not combat_judges_retreats(v.game):
             return partly(f"{v.label(c)} {ev.src} -> {ev.dst} after a die roll in a combat phase is read as a "
                           "retreat or an advance after combat; its length is not verified")
+        if not _in_judged_battle(v, c.piece):
+            return partly(f"{v.label(c)} {ev.src} -> {ev.dst} after a die roll is read as a retreat or an advance "
+                          "after combat, but it is in no battle the referee judged: the drag is not verified")
         return None
     mv = v.move
     if mv is None:
