@@ -119,8 +119,8 @@ def test_a_drag_after_a_roll_in_no_judged_battle_is_not_counted_verified(meuse):
              Step(3, (Moved(b, pos.where(b.piece), Where(hex="A10.03")),)))
     a = audit(meuse, GameRecord("hand-built", None, None, pos, "1", None, steps), "1")
     assert a.coverage["steps"][2] == {"step": 3, "status": "partly", "reasons": [
-        "8th Infantry Regiment A15.03 -> A10.03 after a die roll is read as a retreat or an advance after combat, "
-        "but it is in no battle the referee judged: the drag is not verified"]}
+        "8th Infantry Regiment A15.03 -> A10.03 is read as a retreat or an advance after the roll at step 2, but it "
+        "is in no battle the referee judged: the move is not judged"]}
     # near miss: the retreat of the defender of a judged battle is the combat rules' (verified there)
 
 

@@ -15,7 +15,7 @@ from .arrivals import consumed, entry_area
 from .battles import keep_battle, read_battle
 from . import rules_on, rules_on_event
 from .ledger import Entry, Leg, Removal, Roll, drop, put
-from .movement import MoveReading, combat_judges_retreats, splits_in_two
+from .movement import MoveReading, splits_in_two
 from .order import keep_order
 from .lookahead import steps_after
 from .scenario import control_after, is_play, past_last_turn
@@ -91,7 +91,6 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
             _extend_leg(r, ev, reading[0], step)
             r.ledger = keep_order(r.view("event", step, ev, "move", reading))
             return "move", reading
-        _note_unjudged_retreat(r, step, ev)
         return "after-combat", reading
     if _entering(ev) is not None and ev.counter.kind == "unit":
         reading = _entry_phase(r, step, ev)
@@ -101,17 +100,6 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
             _start_entry_leg(r, step, ev, r.tracker.current())
         return "entry", reading
     return "other", None
-
-
-def _note_unjudged_retreat(r: "Replay", step: Step, ev) -> None:
-    """A move read as a retreat or an advance after a roll that no battle was read for (the roll fell in a
-    phase a chat announced, with no combat): the combat rules judge retreats only with their battle, so the
-    step says it was not judged (where they judge none, HF1201's note says it)."""
-    last = r.ledger.rolls[-1] if r.ledger.rolls else None
-    if last is None or any(b.step == last.step for b in r.ledger.battles) or not combat_judges_retreats(r.game):
-        return
-    r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src} -> {ev.dst} is read as a retreat or an advance after "
-                         f"the roll at step {last.step}, for which no battle was read: the move is not judged")
 
 
 def _phase_of(r: "Replay", step: Step, side, cls, as_what: str) -> Optional[tuple[int, str]]:

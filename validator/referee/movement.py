@@ -294,13 +294,20 @@ def combat_judges_retreats(game) -> bool:
     return bool(tables) and all(t.after_combat is not None and t.after_combat.retreat for t in tables)
 
 
-def _in_judged_battle(v, piece: str) -> bool:
-    """The piece is a unit of the last roll's battle, judged (its retreats and advances are the combat rules')."""
+def _unjudged_after_combat(v, piece: str) -> Optional[str]:
+    """Why a drag read as after the last roll is not judged with its battle (the combat rules judge retreats
+    and advances only with their battle's units), else None."""
     rolls, battles = v.ledger.rolls, v.ledger.battles
-    b = battles[-1] if battles else None
-    if b is None or not rolls or b.step != rolls[-1].step or b.verdict not in ("legal", "violation", "unlikely"):
-        return False
-    return piece in b.attackers or piece in b.possible or piece in b.defenders
+    if not rolls:
+        return None
+    last = rolls[-1].step
+    b = battles[-1] if battles and battles[-1].step == last else None
+    if b is None:
+        return f"the roll at step {last}, for which no battle was read: the move is not judged"
+    if b.verdict in ("legal", "violation", "unlikely") and (piece in b.attackers or piece in b.possible
+                                                            or piece in b.defenders):
+        return None
+    return f"the roll at step {last}, but it is in no battle the referee judged: the move is not judged"
 
 
 @rule("HF1201", "move-beyond-allowance", "error",
@@ -334,10 +341,8 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
         if not combat_judges_retreats(v.game):
             return partly(f"{v.label(c)} {ev.src} -> {ev.dst} after a die roll in a combat phase is read as a "
                           "retreat or an advance after combat; its length is not verified")
-        if not _in_judged_battle(v, c.piece):
-            return partly(f"{v.label(c)} {ev.src} -> {ev.dst} after a die roll is read as a retreat or an advance "
-                          "after combat, but it is in no battle the referee judged: the drag is not verified")
-        return None
+        why = _unjudged_after_combat(v, c.piece)
+        return partly(f"{v.label(c)} {ev.src} -> {ev.dst} is read as a retreat or an advance after {why}") if why else None
     mv = v.move
     if mv is None:
         return None
