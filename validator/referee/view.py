@@ -116,12 +116,17 @@ class Lookups:
             keys = cache["shared"] = frozenset(k for k, units in self.counted_stacks(position).items() if len(units) > 1)
         return keys
 
-    def enemies(self, position: Position, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
-        """Hexes held by units of another side than `side`, each hex's units in the position's order."""
+    def _settled(self, position: Position, side: Optional[str]) -> dict:
+        """The position's look-ups, a side's read again first where a move of its enemy left them unsettled."""
         cache = self.of(position)
-        key = ("enemies", side)
         if ("unsettled", side) in cache:
             self._settle(cache, side)
+        return cache
+
+    def enemies(self, position: Position, side: Optional[str]) -> dict[str, tuple[Counter, ...]]:
+        """Hexes held by units of another side than `side`, each hex's units in the position's order."""
+        cache = self._settled(position, side)
+        key = ("enemies", side)
         held = cache.get(key)
         if held is None:
             out: dict[str, list] = {}
@@ -141,10 +146,8 @@ class Lookups:
 
     def enemy_hexes(self, position: Position, side: Optional[str]) -> frozenset:
         """The hexes of `enemies`, as one set per position (a path search's key: hashed once)."""
-        cache = self.of(position)
+        cache = self._settled(position, side)
         key = ("enemy-hexes", side)
-        if ("unsettled", side) in cache:
-            self._settle(cache, side)
         hexes = cache.get(key)
         if hexes is None:
             hexes = cache[key] = frozenset(self.enemies(position, side))
@@ -152,10 +155,8 @@ class Lookups:
 
     def zoc_hexes(self, position: Position, side: Optional[str]) -> frozenset:
         """The hexes next to those enemy units hold (one set per position and side)."""
-        cache = self.of(position)
+        cache = self._settled(position, side)
         key = ("zoc", side)
-        if ("unsettled", side) in cache:
-            self._settle(cache, side)
         hexes = cache.get(key)
         if hexes is None:
             count: dict[str, int] = {}            # hex -> how many exerting enemy hexes it is next to
