@@ -82,3 +82,25 @@ def test_a_piece_moved_between_the_logs_is_one_hf1652(tmp_path):
     chain = [d for d in found if d["code"] in ("HF1651", "HF1652")]
     assert [(d["code"], d["hexes"]) for d in chain] == [("HF1652", ["B16.10", "B15.10"])]
     assert "4th Engineer Battalion (piece 1015) stood at B16.10" in chain[0]["message"]
+
+
+def _audited_chain(*logs) -> list[dict]:
+    import json
+    r = RUN.invoke(main, ["audit", MEUSE, *map(str, logs), "--module", str(VMOD), "--chain", "--format", "json"])
+    assert r.exit_code in (0, 1), r.output
+    return json.loads(r.stdout)["logs"]
+
+
+def test_a_victory_hex_taken_two_logs_back_is_still_held(tmp_path):
+    """meuse_legal's Red tank enters Val-Saint-Omble (B1.10) and leaves it (10.1: a hex stays its taker's):
+    in a chain of three logs, the third (nothing taken in the second) still counts it Red's, as the second does;
+    the third audited after the second alone (the chain broken before it) takes it from who stands there."""
+    second, third = tmp_path / "turn2.yaml", tmp_path / "turn3.yaml"
+    text = _replay("--end", "--format", "yaml")
+    second.write_text(text, encoding="utf-8")
+    third.write_text(text, encoding="utf-8")
+    logs = _audited_chain(LOG, second, third)
+    assert [x["result"]["hexes"]["B1.10"] for x in logs] == ["red", "red", "red"]
+    assert logs[2]["result"]["points"]["red"] == logs[1]["result"]["points"]["red"] == 1
+    near = _audited_chain(second, third)                  # near miss: no log took it: who stands there holds it
+    assert [x["result"]["hexes"]["B1.10"] for x in near] == ["blue", "blue"]

@@ -21,9 +21,10 @@ def prepare(setup: AuditSetup) -> tuple:
 
 def audit_batch(setup: AuditSetup, logs: tuple, jobs: int, chain: bool, names: Optional[list] = None) -> list[LogResult]:
     """Each log's result, in the order given, audited in `jobs` processes (1: in this one). `names`: the
-    report pages' names; `chain`: each log's start is judged against the end of the log before it."""
+    report pages' names; `chain`: each log's start is judged against the end of the log before it (each task is given
+    every log before its own)."""
     names = names or [None] * len(logs)
-    before = [None] + [str(x) for x in logs[:-1]] if chain else [None] * len(logs)
+    before = [tuple(str(x) for x in logs[:i]) if chain else () for i in range(len(logs))]
     tasks = [(setup, str(log), name, prev) for log, name, prev in zip(logs, names, before)]
     workers = workers_for(jobs, len(tasks))
     return [run_task(*t) for t in tasks] if workers <= 1 else _in_pool(setup, tasks, workers)

@@ -12,9 +12,10 @@ from .setup import AuditSetup, CannotRun, LogResult, loaded, module_name
 _BOARDS: dict[tuple[int, str], tuple[object, object]] = {}
 
 
-def audit_task(setup: AuditSetup, log: str, page: Optional[str], before: Optional[str] = None) -> LogResult:
+def audit_task(setup: AuditSetup, log: str, page: Optional[str], before: tuple[str, ...] = ()) -> LogResult:
     """Audit one log (and write its page); any failure is this log's error, never the batch's.
-    `before`: with --chain, the log played before it (its start is judged against that log's end)."""
+    `before`: with --chain, the logs played before it, in order (its start is judged against the last one's
+    end; victory hexes taken in any of them are still held)."""
     try:
         return _audit_one(setup, Path(log), page, before)
     except CannotRun as e:
@@ -23,7 +24,7 @@ def audit_task(setup: AuditSetup, log: str, page: Optional[str], before: Optiona
         return LogResult(log, error=f"internal error while auditing ({type(e).__name__}: {e}); please report it")
 
 
-def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], before: Optional[str]) -> LogResult:
+def _audit_one(setup: AuditSetup, log: Path, page: Optional[str], before: tuple[str, ...]) -> LogResult:
     from validator.referee.audit import UnknownScenario, audit
     game, mod = loaded(setup)
     if not log.is_file():

@@ -96,10 +96,12 @@ def ends(record: GameRecord) -> Ends:
 
 class Previous(NamedTuple):
     """The log before this one in a chain: its name, its two ends, and its record (what was taken in it:
-    the victory hexes a unit entered and left are still its side's, scenario.start_control)."""
+    the victory hexes a unit entered and left are still its side's, scenario.start_control); `earlier`: the
+    records of the chain's logs before that one, in order (what was taken in them holds too)."""
     name: str
     ends: Ends
     record: Optional[GameRecord] = None
+    earlier: tuple[GameRecord, ...] = ()
 
 
 @rule("HF1651", "chain-turn-gap", "error",

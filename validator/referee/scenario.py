@@ -40,14 +40,19 @@ def victory_values(game, scenario) -> dict[str, VictoryHex]:
 
 def start_control(game, scenario, record, previous=None) -> dict:
     """Who controls each victory hex when the log begins: the scenario's side at its start; for a chained
-    log, who controlled it when the log before ended (walked from that log's own start); for a log that
+    log, who controlled it when the log before ended (walked through every earlier log of the chain, from
+    the first one's start); for a log that
     begins later on its own, the side whose units stand on the hex, else the scenario's side (control
     before the log began is then assumed from occupation: the standing says so)."""
     hexes = victory_values(game, scenario)
     if not hexes:
         return {}
     if previous is not None and previous.record is not None:
-        return control_through(game, scenario, previous.record, start_control(game, scenario, previous.record))
+        played = (*previous.earlier, previous.record)           # the chain's logs before this one, in order
+        control = start_control(game, scenario, played[0])
+        for earlier in played:
+            control = control_through(game, scenario, earlier, control)
+        return control
     out = {h: vh.start for h, vh in hexes.items()}
     if not begins_later(game, scenario, record, previous):
         return out
