@@ -28,6 +28,8 @@ MOMENTS = ("start", "event", "phase-end", "end")
 READINGS = {
     "move": "a unit's map move read as made in a movement phase",
     "after-combat": "a unit's map move read as a retreat or an advance after a roll in a combat phase",
+    "before-combat": "a unit's map move read as a retreat before combat (the defender's choice instead of a "
+                     "roll) or the attacker's advance into the hex it left",
     "unread": "a unit's map move no phase left this turn explains",
     "entry": "a unit coming onto the map: from off it, or placed on it",
     "other": "any other event",

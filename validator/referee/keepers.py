@@ -86,7 +86,8 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
     if is_map_move(ev):
         reading = _phase_of(r, step, r.look.side_of(ev.counter), r.look.class_of(ev.counter), "move")
         if reading is None:
-            return "unread", None
+            kind = _before_combat(r, ev)
+            return ("before-combat", (r.tracker.current(), kind)) if kind else ("unread", None)
         if reading[1] == "move":
             _extend_leg(r, ev, reading[0], step)
             r.ledger = keep_order(r.view("event", step, ev, "move", reading))
@@ -100,6 +101,29 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
             _start_entry_leg(r, step, ev, r.tracker.current())
         return "entry", reading
     return "other", None
+
+
+def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
+    """The drag may be a retreat before combat (the defender's choice instead of a roll, where the rules
+    give it: `rules.combat.retreat_before_combat`), or the attacker's advance into the hex it left: in a
+    combat phase (or a movement phase, where overruns give the same choice), a unit of the other side
+    than the phase's dragged from next to its enemy (or on from such a retreat), or one of the phase's
+    side dragged from a hex such a retreat left this phase, or next to one: "retreat" or "advance" (None:
+    neither). The retreat is kept."""
+    rbc = r.game.rules.combat.retreat_before_combat
+    p = r.tracker.phase()
+    if rbc is None or p is None or p.side is None or not (p.combat or (rbc.overrun and p.moves)):
+        return None
+    piece, src, side = ev.counter.piece, ev.src.hex, r.look.side_of(ev.counter)
+    withdrawn = r.ledger.withdrawn
+    if side is not None and side != p.side:
+        if piece not in withdrawn and not any(n in r.look.enemies(r.position, side) for n in r.look.grid.neighbours(src)):
+            return None
+        r.ledger = r.ledger.with_(withdrawn=put(withdrawn, piece, withdrawn.get(piece, src)))
+        return "retreat"
+    left = set(withdrawn.values())
+    near = src in left or any(n in left for n in r.look.grid.neighbours(src))
+    return "advance" if p.combat and side == p.side and near else None
 
 
 def _phase_of(r: "Replay", step: Step, side, cls, as_what: str) -> Optional[tuple[int, str]]:
@@ -232,7 +256,7 @@ def keep_phase_end(r: "Replay", step: Optional[Step]) -> None:
     done = r.tracker.current()
     kept = put(r.ledger.phase_legs, done, r.ledger.legs) if done is not None and r.ledger.legs else r.ledger.phase_legs
     r.ledger = r.ledger.with_(legs={}, open_stacks=stacks, open_mixes=mixes, phase_end_step=step.index,
-                              phase_legs=kept)
+                              phase_legs=kept, withdrawn={})
 
 
 _READ = {TurnChanged: _turn, Chat: _chat, DieRoll: _roll}

@@ -312,7 +312,7 @@ def _unjudged_after_combat(v, piece: str) -> Optional[str]:
 
 @rule("HF1201", "move-beyond-allowance", "error",
       "a unit spends at most its movement allowance in a phase; split the move or pick a nearer hex",
-      events=(Moved, Placed), read_as=("move", "after-combat", "entry"))
+      events=(Moved, Placed), read_as=("move", "after-combat", "before-combat", "entry"))
 def move_beyond_allowance(v) -> Optional[Verdict]:
     """A unit spends more movement points in one phase than its movement allowance.
 
@@ -337,6 +337,13 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
     """
     ev = v.event
     c = ev.counter
+    if v.read_as == "before-combat":
+        rbc = v.game.rules.combat.retreat_before_combat
+        what = ("a retreat before combat (the defender's choice instead of a roll" if v.reading[1] == "retreat" else
+                "an advance after a retreat before combat (the defender's choice instead of a roll")
+        return partly(f"{v.label(c)} {ev.src} -> {ev.dst} is read as {what}, {rbc.rule}"
+                      + (f": {rbc.hexes} hexes" if rbc.hexes and v.reading[1] == "retreat" else "")
+                      + "); its length is not verified")
     if v.read_as == "after-combat":
         if not combat_judges_retreats(v.game):
             return partly(f"{v.label(c)} {ev.src} -> {ev.dst} after a die roll in a combat phase is read as a "
@@ -404,7 +411,7 @@ def _barred_way(v, mv: MoveReading) -> str:
 
 @rule("HF1206", "move-into-prohibited-terrain", "error",
       "a unit never enters a hex whose terrain the TEC prohibits to its movement class",
-      events=(Moved, Placed), read_as=("move", "after-combat", "unread", "entry"))
+      events=(Moved, Placed), read_as=("move", "after-combat", "before-combat", "unread", "entry"))
 def move_into_prohibited_terrain(v) -> Optional[Verdict]:
     """A unit ends a drag in a hex whose terrain is prohibited to its movement class.
 

@@ -33,12 +33,14 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
 
     ## What it checks
     A unit's map move that no phase from the current one to the end of the turn explains: not a
-    movement phase of its side for its class, not a retreat or advance after a roll in a combat phase.
+    movement phase of its side for its class, not a retreat or advance after a roll in a combat phase,
+    nor (where the rules let a defender retreat instead of a roll) a retreat before combat by a unit next
+    to its enemy or the attacker's advance from next to the hex it left.
     ## Why
     Each side's units move in that side's movement phases (Meuse 3.2, 4.1).
     ## Reads
     `sequence_of_play` (`side`, `moves`, `combat`); the turn tracker's phase (recorded, announced in
-    the chat, or inferred from the order of events).
+    the chat, or inferred from the order of events); `rules.combat.retreat_before_combat`.
     ## Violation
     Meuse: the Blue 2nd Light Mechanised Motorised Battalion dragged in the Red Movement Phase.
     ## Near miss

@@ -177,6 +177,15 @@ class TextRule:
 
 
 @frozen
+class RetreatBeforeCombat:
+    """The defender may retreat instead of a roll (game.yaml rules.combat.retreat_before_combat): `hexes`
+    it retreats; `overrun` the rule number of attacks made during movement with the same choice, if any."""
+    rule: Optional[str]
+    hexes: Optional[int] = None
+    overrun: Optional[str] = None
+
+
+@frozen
 class CombatRule:
     """How combat is resolved (game.yaml rules.combat), and the limits the rules put on it. Each limit
     is the number of the rule that prints it; None where the rules do not say so."""
@@ -189,6 +198,7 @@ class CombatRule:
     combat_phases_only: Optional[str] = None  # no combat (no combat roll applied) outside the combat phases
     one_hex: Optional[str] = None             # each battle is fought against the units of one hex
     steps_by_combat_only: Optional[str] = None  # units lose or regain steps, or leave play, only by combat results
+    retreat_before_combat: Optional[RetreatBeforeCombat] = None  # a defender may retreat before the odds, no roll
     unjudged: tuple["TextRule", ...] = ()     # combat rules kept as text only: the referee does not judge them
 
 

@@ -20,7 +20,7 @@ from .model import (
     DRM, TEC, AfterCombat, Area, Arrival, Box, CombatRule, Deployment, Dice, DrmCondition, Errata, ErratumItem,
     Factors, Formation, Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, MixingRule, Nationality,
     NotIfMovedIn, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
-    ResultCode, ResultEffect, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
+    ResultCode, ResultEffect, RetreatBeforeCombat, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
     TableClamp, TableRow, TableStrengths, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, ZocRule,
     ArrivalTerms, VictoryTerms, ZocClass, ColumnShift, StrengthModifier, TextRule, UnitCondition, Unprinted,
 )
@@ -216,6 +216,13 @@ def _mixing_rule(m) -> MixingRule:
                       except_state=m.get("except_state"), severity=m.get("severity"), rule=m.get("rule"), loc=_loc(m))
 
 
+def _retreat_before_combat(m) -> Optional[RetreatBeforeCombat]:
+    if not m:
+        return None
+    return RetreatBeforeCombat(rule=str(m.get("rule") or ""), hexes=m.get("hexes"),
+                               overrun=str(m["overrun"]) if m.get("overrun") else None)
+
+
 def _limit(m) -> Optional[str]:
     """A combat limit's rule number ("" where the tree declares it without one); None where absent."""
     return None if not m else str(m.get("rule") or "")
@@ -249,6 +256,7 @@ def _rules(r) -> Rules:
                           attack_once=_limit(cb.get("attack_once")), defend_once=_limit(cb.get("defend_once")),
                           combat_phases_only=_limit(cb.get("combat_phases_only")), one_hex=_limit(cb.get("one_hex")),
                           steps_by_combat_only=_limit(cb.get("steps_by_combat_only")),
+                          retreat_before_combat=_retreat_before_combat(cb.get("retreat_before_combat")),
                           unjudged=tuple(TextRule(text=u["text"], rule=u.get("rule"), loc=_loc(u))
                                          for u in cb.get("unjudged") or ())),
         movement_classes=_t(r.get("movement_classes")),

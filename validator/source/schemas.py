@@ -174,6 +174,11 @@ GAME = _obj(
                     one_hex={**_obj(), "description": "each battle is fought against the units of one hex"},
                     steps_by_combat_only={**_obj(), "description": "units lose or regain steps, or leave play, only "
                                                                    "by combat results (no other rule does)"},
+                    retreat_before_combat={**_obj(hexes={"type": "integer", "minimum": 0, "maximum": MAX_DISTANCE},
+                                                  overrun=_s),
+                                           "description": "the defender may retreat instead of a roll (no CRT "
+                                                          "roll; the attacker may advance); `overrun`: the rule "
+                                                          "of attacks during movement with the same choice"},
                     unjudged={"type": "array", "items": _obj(["text"], text=_s),
                               "description": "combat rules the rulebook prints that the tree keeps only as text: "
                                              "the referee does not judge them (hexforge check lists them)"}),
