@@ -8,7 +8,7 @@ position changes. Rules never keep anything; these functions are the only writer
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Mapping, Optional
 
 from ..records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
 from .arrivals import consumed, entry_area
@@ -216,6 +216,9 @@ def _keep_piece(r: "Replay", v) -> None:
     h = _entering(ev)
     if isinstance(ev, (Moved, Placed)):
         kept["entered"] = put(led.entered, piece, step.index)
+        after_combat = v.read_as in ("after-combat", "before-combat")
+        if after_combat or piece in led.retreated:
+            kept["retreated"] = put(led.retreated, piece, step.index) if after_combat else drop(led.retreated, piece)
         if h is not None and ev.counter.kind == "unit":
             kept["arrivals_used"] = consumed(v, ev.counter, h)
         to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
@@ -256,7 +259,18 @@ def keep_phase_end(r: "Replay", step: Optional[Step]) -> None:
     done = r.tracker.current()
     kept = put(r.ledger.phase_legs, done, r.ledger.legs) if done is not None and r.ledger.legs else r.ledger.phase_legs
     r.ledger = r.ledger.with_(legs={}, open_stacks=stacks, open_mixes=mixes, phase_end_step=step.index,
-                              phase_legs=kept, withdrawn={})
+                              phase_legs=kept, withdrawn={}, retreated=_still_retreated(r))
+
+
+def _still_retreated(r: "Replay") -> Mapping[str, int]:
+    """The units a retreat or an advance brought to their hexes, less those of the side whose movement
+    phase just ended (their first opportunity to part, as a mixing rule's `by_retreat` reads it)."""
+    p, led = r.tracker.phase(), r.ledger
+    if not led.retreated or p is None or not p.moves or p.side is None:
+        return led.retreated
+    gone = [piece for piece in led.retreated
+            if (c := r.position.counter(piece)) is None or r.look.side_of(c) == p.side]
+    return {k: s for k, s in led.retreated.items() if k not in gone} if gone else led.retreated
 
 
 _READ = {TurnChanged: _turn, Chat: _chat, DieRoll: _roll}

@@ -195,6 +195,8 @@ def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Findin
             stack = Position.of((c, position.where(c.piece)) for c in units)
             names = tuple(v.label(c) for c in units)
             if mx.kind == "nationalities-apart":
+                if forced_by_retreat(v, mx, units, side):
+                    continue
                 for m in nationalities_mixed(v.game, stack, mx):
                     yield Finding(message=f"units of {' and '.join(m.what)} share {h}" +
                                           (" when the log ends" if at_log_end else ""), hexes=(h,), units=names,
@@ -208,6 +210,16 @@ def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Findin
                                       help=f"mark the stack {mx.penalty.upper()} at the end of the phase, or separate it")
 
 
+def forced_by_retreat(v, mx, units, side) -> bool:
+    """The mix may have been forced by a retreat and not yet had its first chance to part (`by_retreat`): a
+    unit of it came to the hex by a retreat or advance, and its side's movement phase has not ended since
+    (at a phase end, the phase ending is not one)."""
+    if mx.by_retreat is None or not any(c.piece in v.ledger.retreated for c in units):
+        return False
+    p = v.tracker.phase()
+    return v.kind != "phase-end" or p is None or not (p.moves and p.side == side)
+
+
 @rule("HF1311", "mixing-at-phase-end", "error",
       "separate units the mixing rules keep apart before the phase ends", on="phase-end")
 def mixing_at_phase_end(v) -> Optional[Verdict]:
@@ -216,15 +228,20 @@ def mixing_at_phase_end(v) -> Optional[Verdict]:
     ## What it checks
     At each phase end, a stack a player made in which nationalities kept apart share a hex
     (`nationalities-apart`), or units of several formations share one without the state the rules give
-    them (`divisional-integrity`, a warning).
+    them (`divisional-integrity`, a warning). Where the rule lets a retreat force them together
+    (`by_retreat`), a mix a retreat or an advance may have made is judged only from the end of their
+    side's next movement phase, their first opportunity to part.
     ## Why
-    Some rules keep nationalities apart or make mixed formations pay a penalty (Ardennes II, Bulge).
+    Some rules keep nationalities apart or make mixed formations pay a penalty (Ardennes II, Bulge); Bulge
+    19.1.5 lets a retreat stack US and UK units until they can separate.
     ## Reads
-    `rules.mixing` (kind, nationalities, penalty, except_state), the units' nationality and formation.
+    `rules.mixing` (kind, nationalities, penalty, except_state, by_retreat), the units' nationality and
+    formation.
     ## Violation
     Ardennes II: a German and a US-allied unit of nationalities kept apart end a phase in one hex.
     ## Near miss
-    Two units of one nationality, or a mixed stack marked with the penalty's state.
+    Two units of one nationality, or a mixed stack marked with the penalty's state; Bulge: a UK unit
+    retreated onto a US unit in the German Combat Phase, parted before the Allied Movement Phase ends.
     """
     return found(*_closed(v, v.ledger.open_mixes, _now_wrong(v)[1], "HF1311"))
 

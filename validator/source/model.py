@@ -140,6 +140,7 @@ class MixingRule:
     severity: Optional[str]                   # error | warning: how the set-up check reports it
     rule: Optional[str]
     loc: Loc = NOWHERE
+    by_retreat: Optional[str] = None          # the rule letting a retreat force them together until they can part
 
 
 @frozen

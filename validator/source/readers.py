@@ -213,7 +213,8 @@ def _phase(p) -> Phase:
 
 def _mixing_rule(m) -> MixingRule:
     return MixingRule(kind=m["kind"], nationalities=_t(m.get("nationalities")), penalty=m.get("penalty"),
-                      except_state=m.get("except_state"), severity=m.get("severity"), rule=m.get("rule"), loc=_loc(m))
+                      except_state=m.get("except_state"), severity=m.get("severity"), rule=m.get("rule"), loc=_loc(m),
+                      by_retreat=_limit(m.get("by_retreat")))
 
 
 def _retreat_before_combat(m) -> Optional[RetreatBeforeCombat]:

@@ -154,7 +154,9 @@ GAME = _obj(
         stacking=_obj(limit=_intn, counts={"enum": ["units", "steps"]}, penalty=_sn),
         mixing={"type": "array", "items": _obj(
             ["kind"], kind={"enum": ["divisional-integrity", "nationalities-apart"]},
-            nationalities=_strs, penalty=_sn, except_state=_sn, severity={"enum": ["error", "warning"]})},
+            nationalities=_strs, penalty=_sn, except_state=_sn, severity={"enum": ["error", "warning"]},
+            by_retreat={**_obj(), "description": "a retreat may force them together; they must part at the first "
+                                                 "opportunity (the end of their side's next movement phase)"})},
         zoc=_obj(model={"enum": ["standard", "none", "bonds", None]},
                  post_min_steps={"type": "integer", "minimum": 1}, post_spacing={"type": "integer", "minimum": 1},
                  max_bonds_per_post={"type": "integer", "minimum": 1},
