@@ -67,6 +67,7 @@ EXACT = {
     "HF511": ("warning", OOA, ("- entry:", 1), (), ()),
     "HF512": ("info", OOA, ("kind: trigger", 1), (), ()),
     "HF513": ("error", OOA, ("kind: airdrop", 1), (), ()),
+    "HF514": ("info", OOA, ("- entry:", 2), (), ()),
     "HF601": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF602": ("error", TAB, ("- roll: '1'", 1), (), ()),
     "HF603": ("error", TAB, ("- roll: x", 1), (), ()),
@@ -111,6 +112,7 @@ WORDS = {
     "HF511": "red arrival on turn 2: its condition is text only (Roll one die.)",
     "HF512": "red arrival on turn 2: not judged: the bridge is not printed",
     "HF513": "red arrival on turn 2: turn '9' is not on the turn track",
+    "HF514": "red arrival on turn 2: its entry is printed as area E and, by 9.9, as A1.01; the audit accepts either",
     "HF612": "die '1d10' is not declared in game.yaml (declared: 1d6)",
     "HF613": "TEC movement code 'P' has no note saying what it means: Lake (leg), Lake (mech)",
     "HF619": "TEC row ford: cancels 'stream', which is not in the TEC",
@@ -251,6 +253,7 @@ NEAR = {
                                                    terms={"kind": "roll", "roll": {"dice": "1d6", "success": [6]}})),
     "HF512": (OOA, lambda d: _arrival(d, 0).update(terms={"kind": "trigger", "why": "the bridge is not printed"})),
     "HF513": (OOA, lambda d: _arrival(d, 0).update(terms={"kind": "airdrop", "turn": {"exactly": "2"}})),
+    "HF514": (OOA, lambda d: _arrival(d, 0).update(also_printed=[])),            # printed one way only
     "HF601": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4-6")),
     "HF602": (TAB, lambda d: base._crt(d)["rows"][0]["results"].__setitem__(2, "D2")),
     "HF603": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4, 5 or 6")),

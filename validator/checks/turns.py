@@ -273,6 +273,35 @@ def _arrivals(g):
                 yield o, b, a
 
 
+@check("HF514", "arrival-entry-printed-twice", "info",
+       "the rulebook prints this arrival's entry in two ways; the audit accepts either until an erratum settles it")
+def arrival_entry_printed_twice(ctx):
+    """An arrival whose entry the rulebook prints differently in two places.
+
+    ## What it checks
+    Every arrival line with `also_printed`: the entry as another rule prints it, where the print disagrees
+    with itself; one note each, naming both.
+    ## Why
+    A tree is transcribed as printed and never fixed silently; where the print disagrees with itself the
+    referee accepts an entry at any of the printings (no player is accused on one printing when another
+    allows the play), and check says so, for an errata editor to settle.
+    ## Reads
+    `reinforcements[].turns[].arrivals[].entry`, `.also_printed[]` (`entry`, `rule`).
+    ## Violation
+    (a note) Ardennes II: the German order of arrival prints vdH "w/i 1 B17.49", 4.1 "w/i 1 of B17.29". On the
+    mini tree, the first red arrival given `also_printed: [{entry: {hex: A1.01}, rule: "9.9"}]`:
+
+        orders-of-arrival.yaml:13:9: note[HF514] red arrival on turn 2: its entry is printed as area E and, by 9.9, as A1.01; the audit accepts either
+
+    ## Near miss
+    An arrival printed one way only: no note.
+    """
+    for o, b, a in _arrivals(ctx.game):
+        for x in a.also_printed:
+            yield Finding(x.loc, f"{o.side} arrival on turn {b.turn}: its entry is printed as {a.entry} and"
+                                 + (f", by {x.rule}," if x.rule else "") + f" as {x.entry}; the audit accepts either")
+
+
 @check("HF511", "arrival-condition-as-text", "warning",
        "give the condition as data (`terms`: turn, phase, delay, roll, ...) so the referee can judge it")
 def arrival_condition_as_text(ctx):

@@ -40,12 +40,14 @@ def arrival_lines(game, scenario) -> tuple[ArrivalLine, ...]:
         for b in ooa.turns:
             t = game.turn(b.turn)
             for ai, a in enumerate(b.arrivals):
-                hexes = location_hexes(game, a.entry)
-                area = game.area(a.entry.area) if getattr(a.entry, "area", None) else None
-                for p in a.units:
-                    out.append(ArrivalLine((oi, b.turn, ai, p.unit), p.unit, t.index if t else None, b.turn, hexes,
-                                           p.count, a.condition, ooa.rule, str(a.entry), ooa.side, a.gap,
-                                           (area.rule if area else None) or ooa.rule, a.terms))
+                # one line per printed entry (the print may disagree with itself), all counting one arrival
+                for entry, rule in ((a.entry, None),) + tuple((x.entry, x.rule) for x in a.also_printed):
+                    hexes = location_hexes(game, entry)
+                    area = game.area(entry.area) if getattr(entry, "area", None) else None
+                    for p in a.units:
+                        out.append(ArrivalLine((oi, b.turn, ai, p.unit), p.unit, t.index if t else None, b.turn,
+                                               hexes, p.count, a.condition, ooa.rule, str(entry), ooa.side, a.gap,
+                                               rule or (area.rule if area else None) or ooa.rule, a.terms))
     return tuple(out)
 
 

@@ -741,6 +741,15 @@ class Arrival:
     loc: Loc = NOWHERE
     gap: Optional[str] = None
     terms: Optional[ArrivalTerms] = None      # the condition as data
+    also_printed: tuple["EntryPrinted", ...] = ()   # the entry as another rule prints it, where the print disagrees
+
+
+@frozen
+class EntryPrinted:
+    """An arrival's entry as another rule of the rulebook prints it (the print disagrees with itself)."""
+    entry: Location
+    rule: Optional[str]
+    loc: Loc = NOWHERE
 
 
 @frozen

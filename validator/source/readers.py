@@ -17,7 +17,7 @@ from typing import Optional
 from . import schemas
 from ..geometry.hexgrid import Board, Grid
 from .model import (
-    DRM, TEC, AfterCombat, Area, Arrival, Box, CombatRule, Deployment, Dice, DrmCondition, Errata, ErratumItem,
+    DRM, TEC, AfterCombat, Area, Arrival, Box, EntryPrinted, CombatRule, Deployment, Dice, DrmCondition, Errata, ErratumItem,
     Factors, Formation, Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, MixingRule, Nationality,
     NotIfMovedIn, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
     ResultCode, ResultEffect, RetreatBeforeCombat, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
@@ -139,7 +139,9 @@ def _removal(r) -> Removal:
 
 def _arrival(a) -> Arrival:
     return Arrival(entry=_location(a["entry"]), formation=a.get("formation"), units=_placements(a.get("units")),
-                   condition=a.get("condition"), loc=_loc(a), gap=a.get("gap"), terms=_arrival_terms(a.get("terms")))
+                   condition=a.get("condition"), loc=_loc(a), gap=a.get("gap"), terms=_arrival_terms(a.get("terms")),
+                   also_printed=tuple(EntryPrinted(entry=_location(x["entry"]), rule=_str(x.get("rule")), loc=_loc(x))
+                                      for x in a.get("also_printed") or ()))
 
 
 def _arrival_terms(m) -> Optional[ArrivalTerms]:

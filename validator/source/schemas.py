@@ -83,6 +83,9 @@ _DEFS = {
         units={"$ref": "#/$defs/placements"},
         condition=_sn,
         gap=_sn,
+        also_printed={"type": "array", "maxItems": 8, "items": _obj(["entry"], entry={"$ref": "#/$defs/location"}),
+                      "description": "the entry as another rule prints it, where the rulebook disagrees with "
+                                     "itself: the audit accepts any of them, check reports it (HF514)"},
         terms=_obj(
             ["kind"], kind={"enum": ["roll", "airdrop", "trigger", "choice", "delay", "prohibition", "placement"]},
             optional={"type": "boolean"},

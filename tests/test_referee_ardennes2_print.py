@@ -1,10 +1,13 @@
-"""A defender's retreat before combat (Ardennes II 3.2: "Before determining the odds, the Defending player
+"""Ardennes II as printed, where the red team found false accusations.
+
+A defender's retreat before combat (Ardennes II 3.2: "Before determining the odds, the Defending player
 must choose to either Hold or Retreat ... The Defending stack must Retreat 5 hexes. There is no CRT roll ...
 The Attacker can Advance after Combat"; 3.3: overruns, during movement, alike), declared in the tree as
 `rules.combat.retreat_before_combat`. Its drags, with no roll, are read as that retreat and the advance
 after it: notes, never HF1101 (the false accusation the red team found). Near misses that must still fire:
 a unit of the other side that stands next to no enemy, and an attacker dragged far from any hex a retreat
-left."""
+left. And the vdH drop zone, printed "w/i 1 of B17.29" by 4.1 and "w/i 1 B17.49" by the order of arrival: the
+referee accepts either (`also_printed`), check says the print disagrees (HF514)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -86,3 +89,33 @@ def test_an_attacker_far_from_the_retreat_may_not_move(ardennes2):
     """Near miss: a German unit dragged in the combat phase from a hex next to no hex a retreat left."""
     a = audit(ardennes2, _record(ardennes2, "de-combat", *RETREAT, ("de-326vg-752", "B26.53")), "7.1")
     assert [(s, c) for s, c, _, _ in _judged(a)] == [(6, "HF1101")]
+
+
+# -- the vdH drop zone: the rulebook prints it twice (4.1: "w/i 1 of B17.29"; the OOA: "w/i 1 B17.49") --
+
+def _dropped(game, h: str):
+    start = starting_position(game, game.scenario("7.1"))
+    c = next(c for c, _ in start if c.unit == "de-fj-vdh")
+    step = Step(1, (Moved(c, start.where(c.piece), Where(hex=h)),))
+    return audit(game, GameRecord("hand-built", None, None, start, "2", "de-move", (step,)), "7.1")
+
+
+def test_check_reports_the_entry_printed_twice(ardennes2):
+    from validator.checks import run_checks
+    notes = [d for d in run_checks(ardennes2) if d.code == "HF514"]
+    assert [(d.loc.file, d.message) for d in notes] == [
+        ("orders-of-arrival.yaml", "axis arrival on turn 2: its entry is printed as w/i 1 B17.49 and, by 4.1, as "
+                                   "w/i 1 B17.29; the audit accepts either"),
+        ("scenarios/7.3.yaml", "axis arrival on turn 2: its entry is printed as w/i 1 B17.49 and, by 4.1, as "
+                               "w/i 1 B17.29; the audit accepts either")]
+
+
+@pytest.mark.parametrize("h", ["B17.28", "B17.48"])
+def test_vdh_may_drop_by_either_printing(ardennes2, h):
+    assert [f.code for f in _dropped(ardennes2, h).findings if f.severity in ("error", "warning")] == []
+
+
+def test_vdh_dropped_far_from_both_is_an_error(ardennes2):
+    """Near miss: B17.39 is ten hexes from both drop zones (4 MP at most)."""
+    (f,) = [f for f in _dropped(ardennes2, "B17.39").findings if f.severity == "error"]
+    assert (f.code, f.step, f.hexes[0]) == ("HF1402", 1, "B17.39")
