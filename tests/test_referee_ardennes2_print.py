@@ -17,7 +17,7 @@ import pytest
 from compiler.vassal.vlog import read_log
 from validator.positions.position import Where
 from validator.positions.scenario_position import starting_position
-from validator.records.record import GameRecord, Moved, Step
+from validator.records.record import GameRecord, Moved, Step, TurnChanged
 from validator.referee.audit import audit
 from validator.source.loader import load_game
 
@@ -33,15 +33,17 @@ def ardennes2():
 
 
 def _record(game, phase: str, *drags: tuple[str, str]) -> GameRecord:
-    """Drags (unit, hex) from scenario 7.1's set-up on turn 1, in `phase`."""
+    """Drags (unit, hex) from scenario 7.1's set-up on turn 1, in `phase` (step 1: the marker moved to it from
+    the phase before, so that the log does not begin in a combat phase, where a roll before it may stand)."""
     pos = start = starting_position(game, game.scenario("7.1"))
-    steps = []
+    ids = [p.id for p in game.phases]
+    steps = [Step(1, (TurnChanged("1", phase),))]
     for unit, h in drags:
         c = next(c for c, _ in pos if c.unit == unit)
         src = pos.where(c.piece)
         pos = pos.placed(c, Where(hex=h))
         steps.append(Step(len(steps) + 1, (Moved(c, src, Where(hex=h)),)))
-    return GameRecord("hand-built", None, None, start, "1", phase, tuple(steps))
+    return GameRecord("hand-built", None, None, start, "1", ids[ids.index(phase) - 1], tuple(steps))
 
 
 def _judged(a) -> list[tuple]:
@@ -82,13 +84,13 @@ def test_a_defender_next_to_no_enemy_may_not_retreat(ardennes2):
     """Near miss: A/9 first dragged away (a retreat), then the Belgian 5th Fusiliers (B12.45), next to no
     German unit."""
     a = audit(ardennes2, _record(ardennes2, "de-combat", *RETREAT, ("be-inf-5-fus", "B12.46")), "7.1")
-    assert [(s, c) for s, c, _, _ in _judged(a)] == [(6, "HF1101")]
+    assert [(s, c) for s, c, _, _ in _judged(a)] == [(7, "HF1101")]
 
 
 def test_an_attacker_far_from_the_retreat_may_not_move(ardennes2):
     """Near miss: a German unit dragged in the combat phase from a hex next to no hex a retreat left."""
     a = audit(ardennes2, _record(ardennes2, "de-combat", *RETREAT, ("de-326vg-752", "B26.53")), "7.1")
-    assert [(s, c) for s, c, _, _ in _judged(a)] == [(6, "HF1101")]
+    assert [(s, c) for s, c, _, _ in _judged(a)] == [(7, "HF1101")]
 
 
 # -- the vdH drop zone: the rulebook prints it twice (4.1: "w/i 1 of B17.29"; the OOA: "w/i 1 B17.49") --

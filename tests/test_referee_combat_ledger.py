@@ -465,6 +465,7 @@ def test_a_violation_whose_battle_is_not_certain_says_so(game):
     pos = position(A, D1, D2)
     log = combat_log(pos)
     log.roll(2)                             # 1:1 against d1 and 1:2 against d2: AR either way; nobody moves
+    log.next_turn("1", "red-exploitation")  # before the phase ends (a log ending at the roll may go on in the next)
     (f,) = combat(game, log)
     assert f[:3] == (2, "HF1501", ("B13.13", "B14.14"))
     assert f[4].endswith("(no unit lost or moved after the roll) (the roll is tied to the battle against B13.13: "

@@ -15,12 +15,14 @@ tied to the roll the undo took back (`rerolls`).
 from __future__ import annotations
 
 import bisect
+from dataclasses import replace
 from typing import NamedTuple, Optional
 
 from ..records.record import Chat, DieRoll, Removed, StateChanged
-from .combat import Judgement, Limits, judge_battle, side_effects, retreat_of
+from .combat import COMBAT_UNVERIFIED, Judgement, Limits, judge_battle, side_effects, retreat_of
 from .crt import combat_tables, read_cell
 from .hex_stacks import HexStacks
+from .lookahead import later_events
 from .ledger import Ledger, put
 
 
@@ -157,11 +159,23 @@ def read_battle(v) -> Optional[BattleReading]:
             side, j = s, here
         if j.verdict == "legal":
             break
+    if j.verdict in ("violation", "unlikely") and not after and _log_ends_at_roll(v):   # an attack it forbids stands
+        j = replace(j, verdict="unverified", code=COMBAT_UNVERIFIED, reason="the log ends at the roll",
+                    message=f"combat roll {v.event.total}: the log ends at the roll, so its result is not in it (a "
+                            "game played over several logs applies it in the next)")
     battle = _battle(v, side, j) if side else None
     rerolled = _rerolled(v, battle) if battle is not None else None
     if rerolled is not None:
         battle = battle._replace(rerolls=rerolled.step)
     return BattleReading(side, j, after, battle, limits, earlier, rerolled)
+
+
+def _log_ends_at_roll(v) -> bool:
+    """Nothing but chat that names no phase follows the roll: the log ends before its result is applied."""
+    for e in later_events(v.facts.record, v.step):
+        if not isinstance(e, Chat) or v.tracker.match_announcement(e.text) is not None:
+            return False
+    return True
 
 
 def _battle(v, side: str, j: Judgement) -> Battle:

@@ -35,8 +35,11 @@ def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
     keep_phase_end(r, step)
     left, was = r.ledger.turn, r.tracker.current()
     turn = ev.turn or r.ledger.turn
+    rolled = r.tracker.rolled_here
     r.tracker.reset(ev.phase, step.index)
     now = r.tracker.current()
+    if rolled and turn == left and now == was:
+        r.tracker.rolled()                # the marker shows the phase it was in: its rolls still stand
     back = turn == left and was is not None and now is not None and now < was and now in r.ledger.phase_legs
     if back:                              # the marker set back within the turn: that phase goes on
         r.partly(step.index, f"the turn marker goes back to the {r.tracker.name(now)} of turn {turn}: read as that "

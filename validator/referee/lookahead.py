@@ -40,3 +40,19 @@ def _index_of(record: GameRecord) -> tuple[dict, frozenset]:
         hit = _INDEX[id(record)] = (record, {s.index: i for i, s in enumerate(record.steps)},
                                     frozenset(undone_by(record).values()))
     return hit[1], hit[2]
+
+
+def later_events(record: GameRecord, step: Optional[Step]) -> Iterable:
+    """Every event of the record after one step, to its end (turn changes included), less undos and the
+    steps they take back."""
+    if step is None:
+        return
+    index, undone = _index_of(record)
+    i = index.get(step.index)
+    if i is None:
+        return
+    steps = record.steps
+    for j in range(i + 1, len(steps)):            # read lazily: the caller stops at the first event it needs
+        s = steps[j]
+        if not (s.undo or s.index in undone):
+            yield from s.events

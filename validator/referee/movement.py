@@ -299,7 +299,7 @@ def _unjudged_after_combat(v, piece: str) -> Optional[str]:
     and advances only with their battle's units), else None."""
     rolls, battles = v.ledger.rolls, v.ledger.battles
     if not rolls:
-        return None
+        return "a roll made before the log began (its battle is not in this log): the move is not judged"
     last = rolls[-1].step
     b = battles[-1] if battles and battles[-1].step == last else None
     if b is None:

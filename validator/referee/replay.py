@@ -35,6 +35,8 @@ class Replay:
         self.position: Position = record.start
         self.tracker = PhaseTracker(game)
         self.tracker.reset(record.start_phase, 0)      # the turn marker's phase when the log began
+        if _begins_in_combat(game, scenario, record, facts):
+            self.tracker.rolled()                      # a roll made before the log began may be settled in it
         self.ledger = Ledger(turn=record.start_turn or _first_turn(game, scenario),
                              control=_start_control(facts))
         self.findings: list[Finding] = []
@@ -166,6 +168,14 @@ def _battle_of(battles: tuple, step: int):
         elif b.step < step:
             break
     return hit
+
+
+def _begins_in_combat(game: Game, scenario: Optional[Scenario], record: GameRecord, facts: Facts) -> bool:
+    """The log begins in a combat phase after play began (a later log of a game): its first retreats and
+    losses may settle a roll made before it."""
+    from .scenario import begins_later
+    p = next((x for x in game.phases if x.id == record.start_phase), None)
+    return p is not None and p.combat and (scenario is None or begins_later(game, scenario, record, facts.previous))
 
 
 def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:

@@ -83,9 +83,22 @@ def control_through(game, scenario, record, control: dict) -> dict:
 
 
 def begins_later(game, scenario, record, previous=None) -> bool:
+    return previous is not None or not at_setup(game, scenario, record)
+
+
+def at_setup(game, scenario, record) -> bool:
+    """The record begins at the scenario's set-up: in its first turn (or no turn recorded), before any phase
+    in which a unit could have moved (a later phase of the first turn follows play: 12.1, the set-up is
+    where the units stood before it)."""
     first = scenario.first_turn or (game.turns[0].id if game.turns else None)
-    return previous is not None or (record.start_turn is not None and first is not None
-                                    and record.start_turn != first)
+    if record.start_turn is None or first is None:
+        return True
+    if record.start_turn != first:
+        return False
+    ids = [p.id for p in game.phases]
+    if record.start_phase not in ids:
+        return True
+    return not any(p.moves or p.combat for p in game.phases[:ids.index(record.start_phase)])
 
 
 def control_after(v, c, h: str) -> Mapping:

@@ -5,6 +5,7 @@ from typing import Optional
 
 from . import Finding, Verdict, found, rule
 from .markers import shown_by_markers
+from .scenario import at_setup
 from .stacking import over_limit
 
 
@@ -12,14 +13,9 @@ def _match(v):
     """The start position's match to the set-up, when the log begins at the set-up (its first turn) and
     is not chained to an earlier log (whose end it must match instead: HF1651, HF1652)."""
     mt = v.facts.start_match
-    if mt is None or v.facts.previous is not None or not at_setup(v, mt.scenario):
+    if mt is None or v.facts.previous is not None or not at_setup(v.game, mt.scenario, v.record):
         return None
     return mt
-
-
-def at_setup(v, sc) -> bool:
-    first = sc.first_turn or (v.game.turns[0].id if v.game.turns else None)
-    return v.record.start_turn is None or first is None or v.record.start_turn == first
 
 
 @rule("HF1007", "log-begins-after-setup", "info",
@@ -28,22 +24,27 @@ def log_begins_after_setup(v) -> Optional[Verdict]:
     """The log begins after the scenario's set-up, so its start is not compared with the set-up.
 
     ## What it checks
-    A log (not chained to an earlier one) whose turn tracker shows a later turn than the scenario's
-    first when logging began.
+    A log (not chained to an earlier one) whose turn tracker shows, when logging began, a later turn than
+    the scenario's first, or a phase of the first turn after one in which units move or fight.
     ## Why
-    The set-up is what the scenario prints for its first turn; a later start can only be compared
-    with the log before it (`--chain`).
+    The set-up is what the scenario prints before its first turn is played; a later start can only be
+    compared with the log before it (`--chain`).
     ## Reads
-    the scenario's `first_turn`, the record's start turn.
+    the scenario's `first_turn`, `sequence_of_play` (`moves`, `combat`), the record's start turn and phase.
     ## Violation
     A log of turn 3 of Meuse scenario 1 audited on its own.
     ## Near miss
     The same log audited with `--chain` after the logs of turns 1 and 2.
     """
     mt = v.facts.start_match
-    if mt is None or v.facts.previous is not None or at_setup(v, mt.scenario):
+    if mt is None or v.facts.previous is not None or at_setup(v.game, mt.scenario, v.record):
         return None
-    return found(Finding(message=f"the log begins on turn {v.record.start_turn}, not at scenario {mt.scenario.id}'s "
+    if v.record.start_turn == mt.scenario.first_turn:
+        p = next((x for x in v.game.phases if x.id == v.record.start_phase), None)
+        when = f"in the {p.name if p else v.record.start_phase} of turn {v.record.start_turn}, after units could move"
+    else:
+        when = f"on turn {v.record.start_turn}"
+    return found(Finding(message=f"the log begins {when}, not at scenario {mt.scenario.id}'s "
                                  f"set-up (turn {mt.scenario.first_turn}): the start position is not compared with it"))
 
 
