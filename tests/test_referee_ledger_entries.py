@@ -309,3 +309,46 @@ def test_a_chained_log_keeps_the_victory_hexes_taken_in_the_log_before(meuse, tm
     assert chained.result["hexes"]["B1.10"] == "red" and chained.result["points"]["red"] == 1
     alone = audit(meuse, nxt, "1")                       # on its own: taken from who stands on the hexes
     assert alone.result["hexes"]["B1.10"] == "blue" and "taken from who stood on them" in alone.result["text"]
+
+
+# -- a reinforcement held back after all (11.1: "A player may hold a reinforcement back") --
+
+def _back_to(r: Record, unit: str, box: str) -> int:
+    c = r.piece(unit)
+    src = r.pos.where(c.piece)
+    r.pos = r.pos.placed(c, Where(box=box))
+    r.steps.append(Step(len(r.steps) + 1, (Moved(c, src, Where(box=box)),)))
+    return len(r.steps)
+
+
+def _enter(r: Record, unit: str, h: str) -> int:
+    c = r.piece(unit)
+    src = r.pos.where(c.piece)
+    r.pos = r.pos.placed(c, Where(hex=h))
+    r.steps.append(Step(len(r.steps) + 1, (Moved(c, src, Where(hex=h)),)))
+    return len(r.steps)
+
+
+def test_a_reinforcement_taken_back_to_its_box_may_enter_later(meuse):
+    """Red 4th Engineer Battalion (due turn 2) dragged in at B16.10, then back into its box, enters on turn 3:
+    no HF1405 (the red team's real log m2_enemy_hex_and_box did this)."""
+    r = Record(meuse, "1")
+    r.next_phase(6)                                       # turn 2, Red Movement Phase
+    box = r.pos.where(r.piece("red-4rd-eng").piece).box
+    _enter(r, "red-4rd-eng", "B16.10")
+    _back_to(r, "red-4rd-eng", box)
+    r.next_phase(6)                                       # turn 3, Red Movement Phase
+    _enter(r, "red-4rd-eng", "B13.11")
+    assert _errors(r.audit()) == []
+
+
+def test_a_reinforcement_put_in_another_box_has_entered(meuse):
+    """Near miss: the same unit dragged into another box (the eliminated pile, say) has arrived: its second
+    entry is one more than its order of arrival brings (HF1405)."""
+    r = Record(meuse, "1")
+    r.next_phase(6)
+    _enter(r, "red-4rd-eng", "B16.10")
+    _back_to(r, "red-4rd-eng", "Eliminated")
+    r.next_phase(6)
+    step = _enter(r, "red-4rd-eng", "B13.11")
+    assert [(s, code) for s, code, _, _ in _errors(r.audit())] == [(step, "HF1405")]

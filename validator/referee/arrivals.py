@@ -12,7 +12,7 @@ from typing import Mapping, NamedTuple, Optional
 
 from ..records.record import Moved, Placed
 from . import Finding, Verdict, found, partly, rule
-from .ledger import put
+from .ledger import drop, put
 from .movement import WRONG_ENTRY, mp
 from .start import location_hexes
 
@@ -95,14 +95,29 @@ def _line_used(v, c, h: str) -> Optional[ArrivalLine]:
     return _best(fits) if fits else None
 
 
-def consumed(v, c, h: str) -> Mapping:
-    """The ledger's `arrivals_used` once this unit has entered at h (the line it most likely used)."""
-    if v.scenario is None:
-        return v.ledger.arrivals_used
-    e = _line_used(v, c, h)
+def consumed(v, c, h: str) -> tuple[Mapping, Mapping]:
+    """The ledger's `arrivals_used` and `arrived_by` once this unit has entered at h (the line it most
+    likely used)."""
+    led = v.ledger
+    e = _line_used(v, c, h) if v.scenario is not None else None
     if e is None:
-        return v.ledger.arrivals_used
-    return put(v.ledger.arrivals_used, e.key, v.ledger.arrivals_used.get(e.key, 0) + 1)
+        return led.arrivals_used, led.arrived_by
+    return put(led.arrivals_used, e.key, led.arrivals_used.get(e.key, 0) + 1), put(led.arrived_by, c.piece, e.key)
+
+
+def held_back(v) -> Optional[tuple[Mapping, Mapping]]:
+    """A reinforcement dragged back from the map into the box it entered from, in the phase it entered
+    (11.1: a player may hold a reinforcement back): its arrival given back (`arrivals_used`, `arrived_by`);
+    None for any other drag."""
+    ev, led = v.event, v.ledger
+    piece = ev.counter.piece
+    leg, key = led.legs.get(piece), led.arrived_by.get(piece)
+    if not isinstance(ev, Moved) or ev.src.hex is None or ev.dst.hex is not None or key is None \
+            or leg is None or leg.entry is None or leg.entry.box is None or leg.entry.box != ev.dst.box:
+        return None
+    used = dict(led.arrivals_used)
+    used[key] = max(0, used.get(key, 0) - 1)
+    return used, drop(led.arrived_by, piece)
 
 
 def entry_area(v, c, h: str) -> Optional[frozenset[str]]:

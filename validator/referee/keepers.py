@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Mapping, Optional
 
 from ..records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
-from .arrivals import consumed, entry_area
+from .arrivals import consumed, entry_area, held_back
 from .battles import keep_battle, read_battle
 from . import rules_on, rules_on_event
 from .ledger import Entry, Leg, Removal, Roll, drop, put
@@ -223,7 +223,10 @@ def _keep_piece(r: "Replay", v) -> None:
         if after_combat or piece in led.retreated:
             kept["retreated"] = put(led.retreated, piece, step.index) if after_combat else drop(led.retreated, piece)
         if h is not None and ev.counter.kind == "unit":
-            kept["arrivals_used"] = consumed(v, ev.counter, h)
+            kept["arrivals_used"], kept["arrived_by"] = consumed(v, ev.counter, h)
+        elif (back := held_back(v)) is not None:
+            kept["arrivals_used"], kept["arrived_by"] = back
+            kept["legs"] = drop(led.legs, piece)
         to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
         if to is not None:
             kept["control"] = control_after(v, ev.counter, to)

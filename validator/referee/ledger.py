@@ -108,6 +108,7 @@ class Ledger:
     phase_legs: Mapping[int, Mapping[str, Leg]] = field(default_factory=dict)  # this turn: phase -> its legs, once over
     withdrawn: Mapping[str, str] = field(default_factory=dict)        # this phase: piece retreating before combat -> its hex then
     retreated: Mapping[str, int] = field(default_factory=dict)        # piece -> the step a retreat or advance took it to its hex
+    arrived_by: Mapping[str, tuple] = field(default_factory=dict)     # piece -> the arrival line key it entered by
 
     def with_(self, **changes) -> "Ledger":
         """A copy with `changes` (field by field through the slots: `dataclasses.replace` costs three times as
