@@ -109,7 +109,7 @@ def test_a_marker_set_back_and_a_move_within_what_is_left_is_legal(meuse):
 
 def test_a_drag_after_a_roll_in_no_judged_battle_is_not_counted_verified(meuse):
     """No phase recorded: Red moves, a roll no battle can be read for (no Red unit next to a Blue one), then
-    Blue's 8th Infantry goes five hexes. Read as after the roll, the drag is in no battle the referee judged:
+    Blue's 8th Infantry goes five hexes. Read as after the roll, the drag is in no battle the referee could judge:
     it says so, where it used to count the step as fully verified."""
     pos = starting_position(meuse, meuse.scenario("1"))
     c = next(c for c, _ in pos if c.unit == "red-4rd-10")
@@ -119,8 +119,8 @@ def test_a_drag_after_a_roll_in_no_judged_battle_is_not_counted_verified(meuse):
              Step(3, (Moved(b, pos.where(b.piece), Where(hex="A10.03")),)))
     a = audit(meuse, GameRecord("hand-built", None, None, pos, "1", None, steps), "1")
     assert a.coverage["steps"][2] == {"step": 3, "status": "partly", "reasons": [
-        "8th Infantry Regiment A15.03 -> A10.03 is read as a retreat or an advance after the roll at step 2, but it "
-        "is in no battle the referee judged: the move is not judged"]}
+        "8th Infantry Regiment A15.03 -> A10.03 is read as a retreat or an advance after the roll at step 2, whose "
+        "battle the referee could not judge: the move is not judged"]}
     # near miss: the retreat of the defender of a judged battle is the combat rules' (verified there)
 
 

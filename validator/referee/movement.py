@@ -304,10 +304,13 @@ def _unjudged_after_combat(v, piece: str) -> Optional[str]:
     b = battles[-1] if battles and battles[-1].step == last else None
     if b is None:
         return f"the roll at step {last}, for which no battle was read: the move is not judged"
-    if b.verdict in ("legal", "violation", "unlikely") and (piece in b.attackers or piece in b.possible
-                                                            or piece in b.defenders):
+    judged = b.verdict in ("legal", "violation", "unlikely")
+    if judged and (piece in b.attackers or piece in b.possible or piece in b.defenders):
         return None
-    return f"the roll at step {last}, but it is in no battle the referee judged: the move is not judged"
+    if judged:
+        return (f"the roll at step {last}, but it is not a unit of that battle (against {b.hex}): the move is not "
+                "judged as its retreat or advance")
+    return f"the roll at step {last}, whose battle the referee could not judge: the move is not judged"
 
 
 @rule("HF1201", "move-beyond-allowance", "error",
