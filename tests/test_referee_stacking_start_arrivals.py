@@ -175,15 +175,16 @@ def test_reinforcement_before_its_turn(aachen):
 
 def test_reinforcement_at_another_hex_it_may_have_moved_to_is_a_note(aachen):
     """15.0: it arrives at 2204 paying that hex's MP, then moves: 2206, two hexes on, is a reading within
-    its MA of 7. The sequence of play does not say in which phase it arrives, so the move is not costed."""
+    its MA of 7. The tree says it arrives in its side's movement phases (`arrivals`), so the way in is costed:
+    at the TEC's cheapest cost where the terrain is not printed (a note, no finding)."""
     game, pos = aachen
     log = _at_turn(pos, ["2", "3", "4"])
     log.enter(Counter("r1", "de-inf-2-3-7", "german"), "2206")
     r = audit(game, log.record())
     assert found(r, "HF14") == []
     (note,) = [f for f in r.findings if f.step == 4 and f.severity == "info"]
-    assert "2-3-7 infantry enters at 2206, outside its entry area: whether it entered there and moved on is " \
-           "not judged" in note.message
+    assert note.message == ("partly verified: terrain not printed for every hex or hexside of the path: the TEC's "
+                            "cheapest cost (1/2 MP per hex) assumed there")
 
 
 def test_reinforcement_farther_than_its_allowance_takes_it_from_its_entry(aachen):
@@ -194,8 +195,8 @@ def test_reinforcement_farther_than_its_allowance_takes_it_from_its_entry(aachen
     (f,) = [f for f in audit(game, log.record()).findings if f.code.startswith("HF14")]
     assert (f.step, f.code, f.severity, f.hexes, f.units) == (4, "HF1402", "error", ("2220", "2204"),
                                                                ("2-3-7 infantry",))
-    assert f.message.endswith("brings it in at 2204, 16 hexes from the nearest hex of that area: more than its "
-                              "movement allowance of 7 takes it even at 1/2 MP a hex")
+    assert f.message.endswith("brings it in at 2204, and no path from a hex of that area reaches 2220 within its "
+                              "movement allowance of 7 (the cheapest way from it costs 17/2 MP, entering at 2204)")
 
 
 def test_unit_in_no_list_is_a_note_where_a_gap_may_hide_it(aachen):

@@ -100,6 +100,7 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
         reading = _entry_phase(r, step, ev)
         if reading is not None:
             _start_entry_leg(r, step, ev, reading[0])
+            r.ledger = keep_order(r.view("event", step, ev, "entry", reading))   # it moved in that phase (15.0)
         elif r.tracker.knows_arrivals():     # outside its arrival phase (HF1406): its way in is costed alike
             _start_entry_leg(r, step, ev, r.tracker.current())
         return "entry", reading
