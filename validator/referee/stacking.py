@@ -267,3 +267,77 @@ def mixing_at_log_end(v) -> Optional[Verdict]:
     out = [_reported(o, "HF1311", still=k in still) for k, o in v.ledger.open_mixes.items()]
     out += [f for f in _mixing_findings(v, v.position, at_log_end=True) if _stack_key(f) not in v.ledger.open_mixes]
     return found(*out)
+
+
+def _enemies_sharing(v, at_log_end: bool) -> Iterator[Finding]:
+    """Hexes units of two sides share, one of them brought there by a retreat or an advance since the last
+    phase end (a move there is HF1202's)."""
+    by_hex: dict[str, list] = {}
+    for (h, side), units in v.look.counted_stacks(v.position).items():
+        if side is not None:
+            by_hex.setdefault(h, []).append((side, units))
+    since = v.ledger.phase_end_step
+    for h, parts in sorted(by_hex.items()):
+        if len(parts) < 2:
+            continue
+        units = [c for _, us in parts for c in us]
+        came = [c for c in units if v.ledger.retreated.get(c.piece, -1) > since]
+        if not came:
+            continue
+        sides = " and ".join(v.side_name(s) for s, _ in parts)
+        when = "when the log ends (the phase's end is not in the log)" if at_log_end else \
+            f"at the end of the {_phase_name(v)}"
+        yield Finding(message=f"units of {sides} share {h} {when}: a retreat or an advance ended there",
+                      hexes=(h,), units=tuple(v.label(c) for c in units), rule=_after_combat_rule(v),
+                      step=max(v.ledger.retreated[c.piece] for c in came), severity="warning" if at_log_end else None)
+
+
+def _after_combat_rule(v) -> Optional[str]:
+    """The rule of retreats and advances: the combat table's `after_combat`, else the combat rule."""
+    ct = next((t for t in v.game.tables if t.kind == "combat" and t.after_combat is not None), None)
+    return (ct.after_combat.rule if ct is not None and ct.after_combat.rule else None) or v.game.rules.combat.rule
+
+
+@rule("HF1313", "enemies-share-hex-at-phase-end", "error",
+      "a unit never ends in a hex an enemy unit holds: move, retreat or advance it elsewhere", on="phase-end")
+def enemies_share_hex_at_phase_end(v) -> Optional[Verdict]:
+    """Units of two sides share a hex at the end of a phase.
+
+    ## What it checks
+    At each phase end, a hex holding units of two sides, one of which a retreat or an advance brought into
+    it since the previous phase end (a move into it is HF1202's). Located at the step it came in. Judged at
+    the phase end, whatever the drags' order (an attacker dragged into the hex before its defender was
+    dragged out is legal), including where no retreat is judged with its battle (the map not printed).
+    ## Why
+    No unit may enter a hex an enemy unit holds: Meuse 4.4; Aachen 8.3 ("Under no circumstances may a unit
+    retreat into or through a hex occupied by an enemy unit"); Bulge 19.1 and Ardennes II alike.
+    ## Reads
+    the position (which side each counter is on), the ledger's retreats and advances (`retreated`), the
+    combat table's `after_combat.rule` (else `rules.combat.rule`) for the rule cited.
+    ## Violation
+    Aachen: after an A1 result the US attacker retreats into 2124, where a German unit stands, and the US
+    Combat Phase ends.
+    ## Near miss
+    The attacker advancing into the hex its defender left by a retreat, dragged there before the defender's
+    retreat (the hex is the attacker's alone when the phase ends).
+    """
+    return found(*_enemies_sharing(v, at_log_end=False))
+
+
+@rule("HF1314", "enemies-share-hex-at-log-end", "warning",
+      "a unit never ends in a hex an enemy unit holds: move, retreat or advance it elsewhere", on="end")
+def enemies_share_hex_at_log_end(v) -> Optional[Verdict]:
+    """Units of two sides share a hex when the log ends, before its phase does.
+
+    ## What it checks
+    As HF1313, when the log ends: a hex two sides share, one of them having come in since the last phase end.
+    ## Why
+    The phase may go on in the next log (the unit dragged out there); it is said, as a warning.
+    ## Reads
+    as HF1313.
+    ## Violation
+    A retreat into an enemy-held hex, the log ending before the phase does.
+    ## Near miss
+    The same unit retreated into an empty hex.
+    """
+    return found(*_enemies_sharing(v, at_log_end=True))
