@@ -1208,7 +1208,7 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     best = tally.best
     chosen = best.attackers if best is not None and best.defender_hex == h else ()
     tie, why = _tie(b, h, hexes, named, fitting)
-    faults = best.faults if best is not None and best.rank <= ADVANCE else ()
+    faults = best.faults if best is not None and best.rank != NOFIT else ()   # a reading breaking a limit still fits
     losses = tuple((p, "removed" if x.removed else "reduced", x.step) for p, x in b.losses.items()
                    if x.removed or x.reduced)
     moves = tuple((p, x.path) for p, x in b.losses.items() if x.moved)

@@ -1,8 +1,11 @@
-"""HF1313/HF1314: no retreat or advance ends in a hex an enemy unit holds (Meuse 4.4; Aachen 8.3: "Under no
+"""After a roll, what the red teams found unjudged.
+
+HF1313/HF1314: no retreat or advance ends in a hex an enemy unit holds (Meuse 4.4; Aachen 8.3: "Under no
 circumstances may a unit retreat into or through a hex occupied by an enemy unit"). Judged at the phase's end,
 whatever the order of the drags: the seeds' red team found a retreat into an enemy's hex unjudged where the
 map is not printed (Aachen). Near misses: an attacker dragged into its defender's hex before the defender's
-retreat is dragged out, and a retreat into an empty hex."""
+retreat is dragged out, and a retreat into an empty hex. And HF1509 after a battle whose reading breaks a
+limit (a hex attacked twice): its advance faults were dropped."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -60,3 +63,12 @@ def test_an_advance_dragged_before_the_defender_leaves_is_legal(games):
     log.move(inf, "B15.14", "B16.14")
     log.next_turn("1", "red-exploitation")
     assert _found(audit(games["meuse"], log.record(), "1"), "HF1313", "HF1314") == []
+
+
+def test_an_advance_after_a_battle_that_breaks_a_limit_is_still_judged(games):
+    """The second red team's case: B1.10 attacked twice (8.1: HF1504 at the second roll), and after it Rec/1,
+    which retreated in the first battle and stood two hexes away, dragged into B1.10 (8.7: HF1509). The
+    battle's reading breaks a limit, and its advance faults were dropped. Near miss: the two tanks of the
+    second battle advancing into B1.10 (step 8) are legal."""
+    a = audit(games["meuse"], _record("meuse_advance_after_second_battle"), "1")
+    assert [(f.step, f.code) for f in a.findings if f.severity == "error"] == [(4, "HF1504"), (9, "HF1509")]
