@@ -52,10 +52,19 @@ def test_a_log_begun_after_red_moved_is_not_compared_with_the_set_up(meuse):
 
 
 def test_a_log_begun_in_the_first_phase_is_compared_with_the_set_up(meuse):
-    """Near miss: the same two units off their set-up hexes in a log that begins in the Red Movement Phase."""
-    start = _log(meuse, "meuse_midturn1_start").start
+    """Near miss: a log that begins in turn 1's Red Movement Phase is compared with the set-up; a Red unit off
+    its hex by more than its allowance takes it is HF1003 (12/4, MA 4, from B8.13 to B2.13), one its
+    allowance may have taken there before logging began is a note (Tk 2/1 to B2.09, 8 MP by the road), and a
+    Blue unit off its hex is HF1003 (Blue does not move in that phase)."""
+    pos = starting_position(meuse, meuse.scenario("1"))
+    def moved(unit, h):
+        return next(c for c, _ in pos if c.unit == unit), Where(hex=h)
+    start = pos
+    for unit, h in (("red-4rd-12", "B2.13"), ("red-1ad-2tk", "B2.09"), ("blue-3id-8", "A14.03")):
+        start = start.placed(*moved(unit, h))
     rec = GameRecord("hand-built", None, None, start, "1", "red-movement", ())
-    assert sorted(_codes(audit(meuse, rec, "1"), "HF1003", "HF1007")) == [(0, "HF1003", "error")] * 2
+    got = sorted((f.severity, f.hexes) for f in audit(meuse, rec, "1").findings if f.code == "HF1003")
+    assert got == [("error", ("A14.03",)), ("error", ("B2.13",)), ("info", ("B2.09",))]
 
 
 def test_a_log_that_ends_at_the_roll_shows_no_result_and_is_not_accused(meuse):
@@ -77,10 +86,12 @@ def test_a_roll_with_no_result_before_the_next_phase_is_an_error(meuse):
 
 def test_the_next_log_settles_the_roll_without_an_accusation(meuse):
     a, b = _log(meuse, "meuse_chain_combat_a"), _log(meuse, "meuse_chain_combat_b")
-    for alone_or_chained in (audit(meuse, b, "1"), audit(meuse, b, "1", Previous("a.vlog", ends(a), a))):
-        assert _judged(alone_or_chained) == []
-        reasons = {s["step"]: " ".join(s["reasons"]) for s in alone_or_chained.coverage["steps"]}
-        assert "after a roll made before the log began (its battle is not in this log)" in reasons[2]
+    alone, chained = audit(meuse, b, "1"), audit(meuse, b, "1", Previous("a.vlog", ends(a), a))
+    for x, why in ((alone, "after a roll made before the log began (its battle is not in this log)"),
+                   (chained, "after the roll in the log before, whose battle the referee could not judge")):
+        assert _judged(x) == []
+        reasons = {s["step"]: " ".join(s["reasons"]) for s in x.coverage["steps"]}
+        assert why in reasons[2]
 
 
 def test_a_log_begun_in_a_movement_phase_may_not_move_the_other_side(meuse):
@@ -90,3 +101,39 @@ def test_a_log_begun_in_a_movement_phase_may_not_move_the_other_side(meuse):
     rec = GameRecord("hand-built", None, None, start, "3", "red-movement",
                      (Step(1, (Moved(blue, Where(hex="B14.14"), Where(hex="B15.14")),)),))
     assert _judged(audit(meuse, rec, "1")) == [(1, "HF1101")]
+
+
+# -- a phase over two logs (--chain): what a referee keeps on paper goes on into the next log --
+
+def _chained(meuse, a: str, b: str):
+    first, second = _log(meuse, a), _log(meuse, b)
+    return audit(meuse, second, "1", Previous(f"{a}.vlog", ends(first), first))
+
+
+def test_a_movement_phase_over_two_logs_keeps_what_each_unit_spent(meuse):
+    """Log a: Tk 2/1 stops in B1.10's ZOC at B2.09 (6.2), 12/4 spends 1 MP; log b, the same phase: Tk 2/1
+    dragged on (HF1204), 12/4 spends 4 more (5 of 4: HF1201)."""
+    a = _chained(meuse, "meuse_chain_midphase_a", "meuse_chain_midphase_b")
+    assert _judged(a) == [(2, "HF1204"), (3, "HF1201")]
+    (f,) = [f for f in a.findings if f.code == "HF1201"]
+    assert f.message.startswith("12th Rifle Regiment (MA 4) moves B8.13 -> B7.14 -> B4.13 in one phase")
+
+
+def test_alone_the_second_log_cannot_know_it(meuse):
+    """Near miss: log b alone begins mid-phase, its units off their set-up hexes where their allowance may
+    have taken them (HF1003 notes): nothing holds them to what log a spent."""
+    a = audit(meuse, _log(meuse, "meuse_chain_midphase_b"), "1")
+    assert _judged(a) == []
+    assert [f.severity for f in a.findings if f.code == "HF1003"] == ["info"] * 3
+
+
+def test_a_hex_attacked_in_each_of_two_logs_of_one_phase(meuse):
+    a = _chained(meuse, "meuse_chain_twice_a", "meuse_chain_twice_b")
+    assert _judged(a) == [(2, "HF1504")]
+    (f,) = [f for f in a.findings if f.code == "HF1504"]
+    assert "after the roll in the log before" in f.message
+
+
+def test_logs_split_at_a_phase_change_carry_nothing(meuse):
+    """Near miss: the game saved as the Red Combat Phase began; log b's battles are its own."""
+    assert _judged(_chained(meuse, "meuse_chain_at_combat_a", "meuse_chain_at_combat_b")) == []

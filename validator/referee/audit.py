@@ -66,12 +66,24 @@ def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None, pre
         mt = infer_scenario(game, record.start)
         sc = mt.scenario if mt else None
         inferred = True
-    r = replay(game, record, sc, Facts(game, sc, record, mt, inferred, previous, module))
+    r = replay(game, record, sc, Facts(game, sc, record, mt, inferred, previous, module),
+               carry=_phase_before(game, sc, record, previous))
     findings = sorted(r.findings, key=finding_order)
     st = standing(r.view("end"))
     return LogAudit(record.source, record.module, sc.id if sc else None, round(mt.score, 3) if mt else None,
                     record.players, len(record.steps), _coverage(record, r), _dice(r), findings,
                     dice_statistics(record), st.as_json() if st else None)
+
+
+def _phase_before(game: Game, sc, record: GameRecord, previous: Optional[Previous]):
+    """The replay of the log before, where this one goes on in the phase it ended in (both turn trackers
+    record it): what a referee carries across the two logs of one phase (legs, battles, rolls)."""
+    if previous is None or previous.record is None:
+        return None
+    e = previous.ends
+    if e.end_phase is None or (e.end_turn, e.end_phase) != (record.start_turn, record.start_phase):
+        return None
+    return replay(game, previous.record, sc, Facts(game, sc, previous.record))   # its own findings are its audit's
 
 
 def _coverage(record: GameRecord, r) -> dict:
@@ -100,7 +112,7 @@ def _coverage(record: GameRecord, r) -> dict:
 def _dice(r) -> list:
     """Every roll the replay kept (undone ones taken out), with the phase it fell in."""
     return [{"step": d.step, "dice": d.roll.dice, "faces": list(d.roll.faces), "total": d.roll.total,
-             "phase": d.phase} for d in r.ledger.rolls]
+             "phase": d.phase} for d in r.ledger.rolls if d.step]          # step 0: the log before's, carried
 
 
 def dice_statistics(record: GameRecord) -> list:

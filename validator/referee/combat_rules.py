@@ -8,6 +8,7 @@ from typing import Optional
 from ..records.record import DieRoll
 from . import Finding, Verdict, found, partly, rule
 from .battles import discarded_result, outside_losses
+from .ledger import at_step
 from .combat import (COMBAT_BATTLE_UNCLEAR, COMBAT_NO_TABLE_FOR_DICE, COMBAT_ODDS_PROHIBITED, COMBAT_RESULT_UNLIKELY,
                      COMBAT_UNVERIFIED)
 
@@ -155,7 +156,7 @@ def unit_attacks_twice(v) -> Optional[Verdict]:
             continue                          # the same battle rolled again: the hex's finding (HF1504) says it
         names = ", ".join(_label(v, p) for p in pieces)
         here = v.battle.battle.hex if v.battle.battle else None
-        before = f" at step {b.step} against {b.hex}" if b else ""
+        before = f" {at_step(b.step)} against {b.hex}" if b else ""
         out.append(Finding(message=f"{names} attacked{before} and attacks again in the same combat phase, against "
                                    f"{here} (roll {v.event.total} at step {v.step.index}){_tie(v)}",
                            hexes=tuple(h for h in ((b.hex if b else None), here) if h),
@@ -185,7 +186,7 @@ def hex_attacked_twice(v) -> Optional[Verdict]:
     out = []
     for hex_id in _twice(v, "defend_once"):
         b = _earlier(v, hex_id=hex_id)
-        before = (f"at step {b.step} (roll {b.roll.total}: {b.reading()})" if b else "earlier in the phase")
+        before = (f"{at_step(b.step)} (roll {b.roll.total}: {b.reading()})" if b else "earlier in the phase")
         out.append(Finding(message=f"{hex_id} is attacked again in the same combat phase: roll {v.event.total} at "
                                    f"step {v.step.index} after the roll {before}{_tie(v)}",
                            hexes=(hex_id,), units=tuple(_label(v, p) for p in v.battle.battle.defenders),

@@ -138,3 +138,27 @@ def drop(m: Mapping, key) -> Mapping:
     out = dict(m)
     del out[key]
     return out
+
+
+def at_step(n: int) -> str:
+    """Where a step the ledger cites was: step 0 is the log before's (carried over), else this log's."""
+    return "in the log before" if n == 0 else f"at step {n}"
+
+
+def carried_over(led: Ledger) -> Ledger:
+    """What a log that continues the previous log's phase (`--chain`, the game saved mid-phase) keeps of that
+    log's ledger at its end: the phase's legs (MP spent, ZOC entered), battles and rolls, what moved this
+    turn, the retreats and withdrawals, the arrivals used. Every step they cite becomes 0, this log's start
+    (the steps are the previous log's); what was reported there (open stacks, re-rolls) is not carried."""
+    def moves(paths):
+        return tuple((p, tuple((h, 0) for h, _ in path)) for p, path in paths)
+    legs = {p: leg._replace(steps=(0,) * len(leg.steps), entry=leg.entry._replace(step=0) if leg.entry else None,
+                            faulted=0 if leg.faulted is not None else None) for p, leg in led.legs.items()}
+    battles = tuple(b._replace(step=0, losses=tuple((p, what, 0) for p, what, _ in b.losses), rerolls=None,
+                               retreats=moves(b.retreats), advances=moves(b.advances)) for b in led.battles)
+    return Ledger(turn=led.turn, legs=legs, moved_turn=led.moved_turn,
+                  moved_in={p: {i: 0 for i in m} for p, m in led.moved_in.items()},
+                  battles=battles, battles_phase=led.battles_phase,
+                  rolls=tuple(r._replace(step=0) for r in led.rolls if r.phase == (led.rolls[-1].phase if led.rolls else None)),
+                  arrivals_used=led.arrivals_used, arrived_by=led.arrived_by, withdrawn=led.withdrawn,
+                  retreated={p: 0 for p in led.retreated}, entered={p: 0 for p in led.entered})

@@ -23,7 +23,7 @@ from typing import Optional
 from ..records.record import Moved, Placed, Removed
 from . import Finding, Verdict, found, partly, rule
 from .costs import map_complete, terrain_costs
-from .ledger import Leg
+from .ledger import Leg, at_step
 from .paths import LegCost, cheapest_route, leg_cost, total
 
 PROHIBITED, WRONG_ENTRY, ALLOWANCE, ONTO_ENEMY, THROUGH_ENEMY, ZOC, EARLIER = (
@@ -303,14 +303,14 @@ def _unjudged_after_combat(v, piece: str) -> Optional[str]:
     last = rolls[-1].step
     b = battles[-1] if battles and battles[-1].step == last else None
     if b is None:
-        return f"the roll at step {last}, for which no battle was read: the move is not judged"
+        return f"the roll {at_step(last)}, for which no battle was read: the move is not judged"
     judged = b.verdict in ("legal", "violation", "unlikely")
     if judged and (piece in b.attackers or piece in b.possible or piece in b.defenders):
         return None
     if judged:
-        return (f"the roll at step {last}, but it is not a unit of that battle (against {b.hex}): the move is not "
+        return (f"the roll {at_step(last)}, but it is not a unit of that battle (against {b.hex}): the move is not "
                 "judged as its retreat or advance")
-    return f"the roll at step {last}, whose battle the referee could not judge: the move is not judged"
+    return f"the roll {at_step(last)}, whose battle the referee could not judge: the move is not judged"
 
 
 @rule("HF1201", "move-beyond-allowance", "error",

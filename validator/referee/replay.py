@@ -17,7 +17,7 @@ from ..source.model import Game, Scenario
 from ..positions.position import Position
 from ..records.record import GameRecord, Step
 from . import Finding, Verdict, rules_on
-from .ledger import Discarded, Ledger
+from .ledger import Discarded, Ledger, carried_over
 from .phases import PhaseTracker
 from .undo import DEPTH as UNDO_DEPTH, undone_by
 from .keepers import read_event
@@ -29,16 +29,18 @@ class Replay:
     """The replay's state (rules never see it: they see `View`s of it)."""
 
     def __init__(self, game: Game, record: GameRecord, scenario: Optional[Scenario], facts: Facts,
-                 look: Optional[Lookups] = None):
+                 look: Optional[Lookups] = None, carry: Optional["Replay"] = None):
         self.game, self.record, self.scenario, self.facts = game, record, scenario, facts
         self.look = look or Lookups(game)
         self.position: Position = record.start
         self.tracker = PhaseTracker(game)
         self.tracker.reset(record.start_phase, 0)      # the turn marker's phase when the log began
-        if _begins_in_combat(game, scenario, record, facts):
+        if _begins_in_combat(game, scenario, record, facts) or (carry is not None and carry.tracker.rolled_here):
             self.tracker.rolled()                      # a roll made before the log began may be settled in it
         self.ledger = Ledger(turn=record.start_turn or _first_turn(game, scenario),
                              control=_start_control(facts))
+        if carry is not None:                          # the previous log's phase goes on in this one
+            self.ledger = carried_over(carry.ledger).with_(control=self.ledger.control)
         self.findings: list[Finding] = []
         self.made_at: list[Optional[int]] = []        # the step whose moment made each finding
         self._made: dict = {}                         # step -> how many findings its moments made
@@ -124,8 +126,9 @@ class Replay:
 
 
 def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], facts: Optional[Facts] = None,
-           look: Optional[Lookups] = None) -> Replay:
-    r = Replay(game, record, scenario, facts or Facts(game, scenario, record), look)
+           look: Optional[Lookups] = None, carry: Optional[Replay] = None) -> Replay:
+    """The record replayed; `carry`: the replay of the log before it, whose phase this one continues."""
+    r = Replay(game, record, scenario, facts or Facts(game, scenario, record), look, carry)
     r.judge(r.view("start"), rules_on("start"))
     undone = undone_by(record)
     snaps: dict[int, tuple] = {}

@@ -5,6 +5,7 @@ from typing import Optional
 
 from . import Finding, Verdict, found, rule
 from .markers import shown_by_markers
+from .paths import path_cost
 from .scenario import at_setup
 from .stacking import over_limit
 
@@ -122,22 +123,50 @@ def setup_unit_misplaced(v) -> Optional[Verdict]:
 
     ## What it checks
     A piece of a set-up unit whose hex is in none of its unit's set-up slots (with another slot of the
-    unit left unfilled).
+    unit left unfilled). Where the log begins in a phase in which the unit's side moves and the unit
+    could have moved there from its set-up hex within its allowance, a note instead.
     ## Why
     Each unit sets up on the hex (or in the hexes) its line prints (Meuse 12.1).
     ## Reads
-    the scenario's `setup`.
+    the scenario's `setup`; the unit's movement factor and the map's costs, where the log begins in a phase
+    in which its side moves.
     ## Violation
-    Meuse scenario 1 with Blue's 8th Infantry Regiment in A15.04 instead of A15.03.
+    Meuse scenario 1 with Blue's 8th Infantry Regiment in A15.04 instead of A15.03 when the log begins in the
+    Red Movement Phase.
     ## Near miss
-    Aachen's 3rd Armored units anywhere along their printed range 2630-3028.
+    Aachen's 3rd Armored units anywhere along their printed range 2630-3028; a log that begins in the
+    first turn's Red Movement Phase with a Red unit as far from its set-up hex as its allowance takes it
+    (it may have moved before logging began: a note).
     """
     mt = _match(v)
     if mt is None:
         return None
-    return found(*(Finding(message=f"{v.label(c)} starts in {h}; scenario {mt.scenario.id} sets it up at {s.location}",
-                           hexes=(h,), units=(v.label(c),), rule=mt.scenario.rule, side=v.side_of(c))
-                   for c, h, s in mt.misplaced))
+    out = []
+    for c, h, s in mt.misplaced:
+        moved = _moved_before_log(v, c, h, s)
+        out.append(Finding(message=f"{v.label(c)} starts in {h}; scenario {mt.scenario.id} sets it up at {s.location}"
+                                   + (f" ({moved})" if moved else ""), severity="info" if moved else None,
+                           hexes=(h,), units=(v.label(c),), rule=mt.scenario.rule, side=v.side_of(c)))
+    return found(*out)
+
+
+def _moved_before_log(v, c, h: str, slot) -> Optional[str]:
+    """Why a unit off its set-up hex may have got there legally: the log begins in a phase in which its
+    side moves, and from a hex of its slot it reaches h within its allowance at the cheapest (the log may
+    begin after the phase's first moves). None where it may not."""
+    p = v.tracker.phase()
+    side = v.side_of(c)
+    if p is None or not p.moves or p.side not in (None, side) or not slot.hexes or len(slot.hexes) > 64:
+        return None
+    ma = v.look.allowance(c)
+    if ma is None:
+        return f"it may have moved there in the {p.name} before the log began: its movement factor is not printed"
+    costs = v.look.class_costs(c)
+    for a in sorted(slot.hexes):
+        seg = path_cost(v.look, v.facts.in_play, a, h, costs, limit=ma)
+        if seg is not None and seg[0] <= ma:
+            return f"it may have moved there in the {p.name} before the log began, within its allowance of {ma}"
+    return None
 
 
 @rule("HF1004", "setup-unit-state", "warning",
