@@ -53,6 +53,14 @@ class Record:
             self.steps.append(Step(len(self.steps) + 1, (Moved(c, src, Where(hex=h)),)))
         return len(self.steps)
 
+    def drag(self, unit: str, where: Where) -> int:
+        """One drag of the unit's piece, to a hex or a box."""
+        c = self.piece(unit)
+        src = self.pos.where(c.piece)
+        self.pos = self.pos.placed(c, where)
+        self.steps.append(Step(len(self.steps) + 1, (Moved(c, src, where),)))
+        return len(self.steps)
+
     def next_phase(self, n: int = 1) -> int:
         for _ in range(n):
             i = self.phases.index(self.phase) + 1
@@ -314,19 +322,11 @@ def test_a_chained_log_keeps_the_victory_hexes_taken_in_the_log_before(meuse, tm
 # -- a reinforcement held back after all (11.1: "A player may hold a reinforcement back") --
 
 def _back_to(r: Record, unit: str, box: str) -> int:
-    c = r.piece(unit)
-    src = r.pos.where(c.piece)
-    r.pos = r.pos.placed(c, Where(box=box))
-    r.steps.append(Step(len(r.steps) + 1, (Moved(c, src, Where(box=box)),)))
-    return len(r.steps)
+    return r.drag(unit, Where(box=box))
 
 
 def _enter(r: Record, unit: str, h: str) -> int:
-    c = r.piece(unit)
-    src = r.pos.where(c.piece)
-    r.pos = r.pos.placed(c, Where(hex=h))
-    r.steps.append(Step(len(r.steps) + 1, (Moved(c, src, Where(hex=h)),)))
-    return len(r.steps)
+    return r.drag(unit, Where(hex=h))
 
 
 def test_a_reinforcement_taken_back_to_its_box_may_enter_later(meuse):

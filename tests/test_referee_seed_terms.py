@@ -84,12 +84,7 @@ def _drop(bulge, turn: str, phase: str = "german-movement") -> Record:
 
 
 def _enter(r: Record, unit: str, h: str) -> int:
-    c = r.piece(unit)
-    src = r.pos.where(c.piece)
-    r.pos = r.pos.placed(c, Where(hex=h))
-    from validator.records.record import Moved, Step
-    r.steps.append(Step(len(r.steps) + 1, (Moved(c, src, Where(hex=h)),)))
-    return len(r.steps)
+    return r.drag(unit, Where(hex=h))
 
 
 def test_the_paradrop_on_16_am_is_an_error(bulge):

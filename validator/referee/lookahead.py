@@ -12,6 +12,22 @@ from .undo import undone_by
 def steps_after(record: GameRecord, step: Optional[Step]) -> Iterable[Step]:
     """The record's steps after one step, up to the next turn change, less undos and the steps they
     take back (what the game came to, as the replay will read it)."""
+    for s in _played_after(record, step):
+        if any(isinstance(e, TurnChanged) for e in s.events):
+            return
+        yield s
+
+
+def later_events(record: GameRecord, step: Optional[Step]) -> Iterable:
+    """Every event of the record after one step, to its end (turn changes included), less undos and the
+    steps they take back."""
+    for s in _played_after(record, step):
+        yield from s.events
+
+
+def _played_after(record: GameRecord, step: Optional[Step]) -> Iterable[Step]:
+    """The steps after one step, read lazily (callers stop at the first they need), less undos and the steps
+    they take back."""
     if step is None:
         return
     index, undone = _index_of(record)
@@ -21,11 +37,8 @@ def steps_after(record: GameRecord, step: Optional[Step]) -> Iterable[Step]:
     steps = record.steps
     for j in range(i + 1, len(steps)):
         s = steps[j]
-        if any(isinstance(e, TurnChanged) for e in s.events):
-            return
-        if s.undo or s.index in undone:
-            continue
-        yield s
+        if not (s.undo or s.index in undone):
+            yield s
 
 
 _INDEX: dict = {}
@@ -41,18 +54,3 @@ def _index_of(record: GameRecord) -> tuple[dict, frozenset]:
                                     frozenset(undone_by(record).values()))
     return hit[1], hit[2]
 
-
-def later_events(record: GameRecord, step: Optional[Step]) -> Iterable:
-    """Every event of the record after one step, to its end (turn changes included), less undos and the
-    steps they take back."""
-    if step is None:
-        return
-    index, undone = _index_of(record)
-    i = index.get(step.index)
-    if i is None:
-        return
-    steps = record.steps
-    for j in range(i + 1, len(steps)):            # read lazily: the caller stops at the first event it needs
-        s = steps[j]
-        if not (s.undo or s.index in undone):
-            yield from s.events
