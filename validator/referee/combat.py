@@ -682,6 +682,8 @@ class _Tally:
     best: Optional[Candidate] = None                                             # the cheapest reading so far
     tried: set = field(default_factory=set)      # the readings judged (each judged once, whatever gave it)
     done: set = field(default_factory=set)       # the attacker subsets whose readings were all judged
+    legal_only: bool = False                     # only whether a reading fits outright is asked: readings
+                                                 # that cannot (`_cannot_fit`) are left untried
 
     @property
     def found(self) -> bool:                 # a reading fits outright: stop
@@ -859,9 +861,11 @@ def _judge_attackers(b: _Battle, hex_id: str, tally: _Tally, attackers: tuple, d
     """Every reading of the battle against one hex with these attackers: terrain x tables x hexsides x columns
     (a function of the attackers, whichever pass asks; a reading another subset gave is not tried again)."""
     game, position, tried = b.game, b.position, tally.tried
+    breaks = _breaks(b, hex_id, attackers)
+    if breaks and tally.legal_only:
+        return                               # a reading breaking a limit never fits outright
     a_out = side_outcome(game, position, attackers, b.losses)
     a_hexes = frozenset(position.where(p).hex for p in attackers)
-    breaks = _breaks(b, hex_id, attackers)
     for te, ct in itertools.product(terrains, b.tables):
         if te.prohibited:
             continue
@@ -873,8 +877,10 @@ def _judge_attackers(b: _Battle, hex_id: str, tally: _Tally, attackers: tuple, d
         named = table_drm_features(drms)
         te_drm = 0 if te.terrain in named else te.drm      # the table's own DRM for that terrain
         for hx in hexside_readings(game, a_hexes, hex_id, named):
-            st, why_st = battle_strengths(b, ct, attackers, defenders, _times(te.multiplier, hx.multiplier))
             sums, open_ended = modifier_sums(game, ct, b.side, facts, te_drm + hx.drm)
+            if tally.legal_only and _cannot_fit(ct, b.roll.total, sums):
+                continue
+            st, why_st = battle_strengths(b, ct, attackers, defenders, _times(te.multiplier, hx.multiplier))
             known = te.terrain is not None and map_known(game)
             least, most, why_shift = shift_span(game, ct.table, te.shift + hx.shift, facts, known,
                                                 len(ct.headings.columns))
@@ -895,6 +901,13 @@ def _judge_attackers(b: _Battle, hex_id: str, tally: _Tally, attackers: tuple, d
                 _judge_column(b, ct, lk, base, (a_out, d_out), why or None, tally, (sums, open_ended), after)
                 if tally.found:
                     return
+
+
+def _cannot_fit(ct: CombatTable, roll: int, sums: Iterable[int]) -> bool:
+    """No cell at any modified roll and column may fit outright: none is printed, certain and likely (as
+    `cell_fit` and `Candidate.rank` read a cell), whatever the column. A function of the table and the
+    rolls alone (`CombatTable.may_fit`)."""
+    return not any(ct.may_fit(roll + m) for m in sums)
 
 
 def _odds_text(ct: CombatTable, st: Optional[Strengths]) -> Optional[str]:
@@ -1046,7 +1059,12 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
     best: Optional[tuple] = None
     fitting = []
     for h in _by_cheapest(hexes, limits):
-        tally = _search(battle, h)
+        # once a hex's best reading fits or may fit, another hex counts only where one of its readings fits
+        # outright: it is searched for that alone, and again in full where it becomes the best
+        legal_only = best is not None and best[1].best is not None and best[1].best.rank <= MAYBE
+        tally = _search(battle, h, legal_only)
+        if legal_only and tally.found and best[1].best.rank > LEGAL:
+            tally = _search(battle, h)
         if best is None or tally.best is not None and (best[1].best is None or tally.best.rank < best[1].best.rank):
             best = (h, tally)
         if tally.found:
@@ -1066,9 +1084,10 @@ def _by_cheapest(hexes: list[str], limits: Limits) -> list[str]:
     return [h for h in hexes if h not in limits.hexes] + [h for h in hexes if h in limits.hexes]
 
 
-def _search(b: _Battle, hex_id: str) -> _Tally:
-    """Every reading of the battle against one hex, pass by pass, until one fits outright."""
-    tally = _Tally()
+def _search(b: _Battle, hex_id: str, legal_only: bool = False) -> _Tally:
+    """Every reading of the battle against one hex, pass by pass, until one fits outright (`legal_only`:
+    only the readings that may)."""
+    tally = _Tally(legal_only=legal_only)
     movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and side_of(b.game, c) == b.side
                  for p, x in b.losses.items())
     for ps in PASSES:

@@ -145,6 +145,7 @@ class CombatTable:
     readings: dict = None                    # (roll, column) -> the cells an unprinted or uncertain cell may be
     gaps: dict = None                        # roll of a short row -> the column most likely without its cell
     _cells: dict = field(default_factory=dict, compare=False, repr=False)   # cells_at, read once per cell
+    _fits: dict = field(default_factory=dict, compare=False, repr=False)    # may_fit, read once per roll
 
     @property
     def id(self) -> str:
@@ -174,6 +175,16 @@ class CombatTable:
         if cells is None:
             cells = self._cells[key] = self._read_cells(roll, column)
         return cells
+
+    def may_fit(self, roll: int) -> bool:
+        """Some column's cell at this (modified) roll may fit a battle outright: printed, certain and not
+        resting on an unlikely reading (what `combat.cell_fit` and a reading's rank ask of a cell)."""
+        hit = self._fits.get(roll)
+        if hit is None:
+            hit = self._fits[roll] = any(
+                c.state == PRINTED and not c.reason and not c.unlikely
+                for col in range(len(self.headings.columns)) for c in self.cells_at(roll, col))
+        return hit
 
     def _read_cells(self, roll: int, column: int) -> tuple[Cell, ...]:
         alts = self.readings.get((roll, column)) if self.readings else None

@@ -27,8 +27,13 @@ class HexStacks:
     def front(self, side: str, fights: Callable, neighbours: Callable) -> list[str]:
         """The hexes holding a fighting unit of a known side other than `side` next to a hex holding a
         fighting unit of `side` (each once, in no particular order)."""
-        counted = self._counted
-        mine = {h for (h, s), units in counted.items() if s == side and any(fights(c) for c in units)}
-        theirs = dict.fromkeys(h for (h, s), units in counted.items()
-                               if s is not None and s != side and any(fights(c) for c in units))
-        return [h for h in theirs if any(n in mine for n in neighbours(h))]
+        mine: set = set()
+        theirs: list = []
+        for (h, s), units in self._counted.items():      # one pass: each stack's units read once
+            if s is None or not any(fights(c) for c in units):
+                continue
+            if s == side:
+                mine.add(h)
+            else:
+                theirs.append(h)
+        return [h for h in dict.fromkeys(theirs) if not mine.isdisjoint(neighbours(h))]
