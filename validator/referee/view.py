@@ -94,6 +94,18 @@ class Lookups:
             self._by_position = (position, cache)
         return cache
 
+    def kept(self, position: Position) -> Optional[dict]:
+        """The look-ups of `position` where it is the latest asked (an undo's snapshot keeps them with it)."""
+        pos, cache = self._by_position
+        return cache if pos is position else None
+
+    def restore(self, position: Position, cache: Optional[dict]) -> None:
+        """An undo put `position` back: its look-ups as kept (`kept`; none kept: made afresh when asked). They
+        stayed as they were: once a position is not the latest, nothing changes what it holds (`carry`
+        makes the next one's anew, `_unsettle` and `_settle` copy before they change)."""
+        if cache is not None:
+            self._by_position = (position, cache)
+
     def counted_stacks(self, position: Position) -> dict:
         """(hex, side) -> the units on the hex there, in the position's order (what counts for stacking;
         do not change it: it is shared)."""
@@ -207,22 +219,26 @@ class Lookups:
         if kept is None:
             kept = {what: cache.pop((what, side)) for what in SIDE_LOOKUPS if (what, side) in cache}
             kept["pending"] = ()
+        else:
+            kept = dict(kept)                      # the position before holds it too
         kept["pending"] += hexes
         if len(kept["pending"]) <= MAX_PENDING:
             cache[("unsettled", side)] = kept
 
     def _settle(self, cache: dict, side: Optional[str]) -> None:
         """A side's look-ups put aside (`_unsettle`), once units of other sides left or entered the hexes noted:
-        those hexes read again, the rest kept, and the look-ups put back. They are changed in place (those of
-        a position before are dropped with it). Where such a hex holds, or held, units of several enemy sides
-        (merged in the position's order), they are dropped: made afresh when asked."""
-        kept = cache.pop(("unsettled", side))
+        those hexes read again, the rest kept, and the look-ups put back: made anew from those kept, never
+        changed in place (the positions before, kept for an undo, hold them too). Where such a hex holds, or
+        held, units of several enemy sides (merged in the position's order), they are dropped: made afresh
+        when asked."""
+        kept = dict(cache.pop(("unsettled", side)))      # copies: the positions before hold the look-ups too
         hexes = dict.fromkeys(kept.pop("pending"))
         held, merged = kept["enemies"], kept["merged"]
         now = [(h, self._enemy_parts(cache["counted_stacks"], h, side)) for h in hexes]
         if any(h in merged or len(parts) > 1 for h, parts in now):
             return
         gained, lost, toggled = [], [], []
+        held = kept["enemies"] = dict(held)
         for h, parts in now:
             was = held.get(h)
             exerted = was is not None and any(self._exerts(c) for c in was)
@@ -238,7 +254,8 @@ class Lookups:
                 lost.append(h)
         if "enemy-hexes" in kept and (gained or lost):
             kept["enemy-hexes"] = kept["enemy-hexes"].difference(lost).union(gained)
-        if "zoc" in kept and "zoc-count" in kept:
+        if "zoc" in kept and "zoc-count" in kept and toggled:
+            kept["zoc-count"] = dict(kept["zoc-count"])
             kept["zoc"] = self._carry_zoc(kept["zoc-count"], kept["zoc"], toggled)
         cache.update(((what, side), v) for what, v in kept.items())
 
