@@ -682,12 +682,13 @@ class _Tally:
     best: Optional[Candidate] = None                                             # the cheapest reading so far
     tried: set = field(default_factory=set)      # the readings judged (each judged once, whatever gave it)
     done: set = field(default_factory=set)       # the attacker subsets whose readings were all judged
+    best_rank: int = NOFIT + 1                   # the rank of `best` (above every rank while there is none)
     legal_only: bool = False                     # only whether a reading fits outright is asked: readings
                                                  # that cannot (`_cannot_fit`) are left untried
 
     @property
     def found(self) -> bool:                 # a reading fits outright: stop
-        return self.best is not None and self.best.rank == LEGAL
+        return self.best_rank == LEGAL
 
     def add(self, c: Candidate, outcome_key: tuple = ()) -> None:
         k = (c.table, c.defender_hex, c.terrain, c.column, c.roll, c.cell, c.fit, c.reason, c.unlikely, c.faults,
@@ -698,8 +699,9 @@ class _Tally:
     def put(self, k: tuple, c: Candidate) -> None:
         """A reading not tried before (`k`: its key, as `add` makes it)."""
         self.candidates[k] = c
-        if self.best is None or c.rank < self.best.rank:
-            self.best = c
+        rank = c.rank
+        if rank < self.best_rank:
+            self.best, self.best_rank = c, rank
         into = self.reasons if c.fit == UNKNOWN else self.no_reasons if c.fit == NO else None
         if into is not None and c.reason:
             for part in c.reason.split("; "):
@@ -972,10 +974,10 @@ def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
             fit, why, faults = hit
             k = (base.table, base.defender_hex, base.terrain, heading, total, cell.printed, fit, why, cell.unlikely,
                  faults, base.breaks, a_key)              # `_Tally.add`'s key, known before the reading is made
-            if k not in seen:
-                tally.put(k, base._replace(column=heading, col=lk.column, roll=total, cell=cell.printed, fit=fit,
-                                           reason=why, unlikely=cell.unlikely, faults=faults,
-                                           unprinted=cell.unprinted))
+            if k not in seen:                             # the base reading at this column, roll and cell
+                tally.put(k, Candidate(base.table, base.defender_hex, base.attackers, base.terrain, heading, total,
+                                       cell.printed, fit, why, lk.column, cell.unlikely, faults, base.breaks,
+                                       base.prohibited, base.odds, base.varies, cell.unprinted))
 
 
 def _fit(cell: Cell, outcomes: tuple[SideOutcome, SideOutcome], after: Optional[AfterBattle]) -> tuple:
