@@ -32,7 +32,7 @@ from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_ho
                              hexside_readings, map_known, shift_span, strength_range, table_drm_features,
                              terrain_effect, type_effect)
 from .crt import (MAYBE_PROHIBITED, PRINTED, PROHIBITED, Cell, ColumnLine, CombatTable, Lookup, combat_tables,
-                  read_cell, show_value)
+                  show_value)
 from .hex_stacks import HexStacks
 from .markers import marker_states
 from .retreats import UNREAD, AfterBattle, RetreatMap, advance_faults, moves_fit, retreat_of
@@ -1114,7 +1114,7 @@ def _result_rules(tally: _Tally, tables) -> tuple[str, ...]:
         ct = by_id.get(c.table)
         if ct is None or not c.cell:
             continue
-        out += [r.effect.rule for r in read_cell(c.cell, ct.table).results if r.effect and r.effect.rule]
+        out += [r.effect.rule for r in ct.read(c.cell).results if r.effect and r.effect.rule]
     rules = tuple(dict.fromkeys(out))
     return rules if len(rules) <= 2 else ()          # many possible results: the table's rule says enough
 
@@ -1301,7 +1301,7 @@ def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
     if rules is None or not rules.retreat or not best.cell:
         return ()
     after = _after_battle(b, ct, h, best.attackers, b.defenders(h), ())
-    by_side = side_effects(read_cell(best.cell, ct.table)) or {}
+    by_side = side_effects(ct.read(best.cell)) or {}
     out = []
     for side, pieces in (("defender", after.defenders), ("attacker", best.attackers)):
         n = retreat_of(by_side.get(side, []))
