@@ -199,16 +199,17 @@ class Lookups:
         stacks = _restacked(cache["counted_stacks"], piece, old, new, in_place)
         if stacks is None:
             return                                 # its place in the order is not known: rebuild
-        fresh = {"counted_stacks": stacks}
-        if "shared" in cache:
-            fresh["shared"] = _reshared(cache["shared"], stacks, [x[:2] for x in (old, new) if x is not None])
-        changed = {x[1] for x in (old, new) if x is not None and x[1] is not None}
-        hexes = tuple(dict.fromkeys(x[0] for x in (old, new) if x is not None))
-        fresh.update((key, v) for key, v in cache.items() if isinstance(key, tuple))   # keyed (look-up, side)
-        if hexes:
-            for side in {key[1] for key in cache if isinstance(key, tuple) and key[0] in ("enemies", "unsettled")}:
+        fresh = {key: v for key, v in cache.items() if type(key) is tuple}    # a side's, keyed (look-up, side)
+        keys = [x[:2] for x in (old, new) if x is not None]                   # the (hex, side) stacks changed
+        if keys:
+            changed = {k[1] for k in keys if k[1] is not None}
+            hexes = (keys[0][0],) if len(keys) == 1 or keys[0][0] == keys[1][0] else (keys[0][0], keys[1][0])
+            for side in {key[1] for key in fresh if key[0] == "enemies" or key[0] == "unsettled"}:
                 if not changed <= {side}:
                     self._unsettle(fresh, side, hexes)
+        fresh["counted_stacks"] = stacks
+        if "shared" in cache:
+            fresh["shared"] = _reshared(cache["shared"], stacks, keys)
         self._by_position = (after, fresh)
 
     @staticmethod
