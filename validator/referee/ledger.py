@@ -66,12 +66,47 @@ class Discarded(NamedTuple):
     battle: Optional[object]                   # the battles.Battle it settled, if one was read
 
 
+class PhaseRun:
+    """The names of the phase ends a stack stayed wrong through, in order. A stack wrong for a long game is
+    carried through thousands of them: each phase end's run adds one name to the list the run before holds
+    (not a copy of it all), each run reading only as many as it was made with; one that finds the list
+    longer (a run an undo took back had added to it) copies its own part first."""
+    __slots__ = ("_names", "_n")
+
+    def __init__(self, names: list, n: int):
+        self._names, self._n = names, n
+
+    @staticmethod
+    def of(name: str) -> "PhaseRun":
+        return PhaseRun([name], 1)
+
+    def plus(self, name: str) -> "PhaseRun":
+        names = self._names if len(self._names) == self._n else self._names[:self._n]
+        names.append(name)
+        return PhaseRun(names, self._n + 1)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._names[:self._n])
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PhaseRun) and self.names() == other.names()
+
+    def __hash__(self) -> int:
+        return hash(self.names())
+
+    def __repr__(self) -> str:
+        return f"PhaseRun({self.names()!r})"
+
+
 class OpenStack(NamedTuple):
     """A stack found over the limit (or mixed) at the end of one or more phases in a row and not yet
     reported: the finding it will be reported with, the step that ended the first of those phases."""
     finding: object
     step: int
-    phases: tuple[str, ...]
+    phases: PhaseRun
 
 
 @dataclass(frozen=True, slots=True)

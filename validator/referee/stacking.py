@@ -15,7 +15,7 @@ from typing import Iterator, Optional
 from ..positions.stacking import formations_mixed, nationalities_mixed, stack_size
 from ..positions.position import Position
 from . import Finding, Verdict, found, rule
-from .ledger import OpenStack
+from .ledger import OpenStack, PhaseRun
 
 
 def over_limit(v, position: Position) -> list:
@@ -91,8 +91,8 @@ def _phase_name(v) -> str:
 
 def _reported(o: OpenStack, code: str, still: bool) -> Finding:
     """One finding for a stack that stayed wrong through the ends of `o.phases`."""
-    f = o.finding
-    ends = o.phases[0] if len(o.phases) == 1 else ", the ".join(o.phases[:-1]) + " and the " + o.phases[-1]
+    f, phases = o.finding, o.phases.names()
+    ends = phases[0] if len(phases) == 1 else ", the ".join(phases[:-1]) + " and the " + phases[-1]
     tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
     return f._replace(message=f.message + tail, step=o.step, code=code)
 
@@ -118,7 +118,8 @@ def _carried(v, carried, now: list[Finding]) -> dict:
     for f in now:
         k = _stack_key(f)
         o = carried.get(k)
-        out[k] = OpenStack(o.finding, o.step, o.phases + (phase,)) if o else OpenStack(f, v.step.index, (phase,))
+        out[k] = OpenStack(o.finding, o.step, o.phases.plus(phase)) if o else \
+            OpenStack(f, v.step.index, PhaseRun.of(phase))
     return out
 
 
