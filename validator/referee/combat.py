@@ -377,7 +377,23 @@ _NO_COMBAT_EFFECT = (None, "-", "ot", "no effect", "basic")   # "ot": use the ot
 
 def terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optional[str]]:
     """The terrain effects the defender's hex may have, and why the list may be incomplete. A hex of several
-    terrains may be judged by any of them; a path through it with a combat effect of its own is one more."""
+    terrains may be judged by any of them; a path through it with a combat effect of its own is one more. A
+    function of the tree and the hex: worked out once for each (`_TERRAINS`), whichever battle asks."""
+    key = (id(game), hex_id)
+    hit = _TERRAINS.get(key)
+    if hit is None or hit[0] is not game:
+        if len(_TERRAINS) >= MAX_TERRAINS:
+            _TERRAINS.clear()
+        opts, why = _terrain_options(game, hex_id)
+        hit = _TERRAINS[key] = (game, tuple(opts), why)
+    return list(hit[1]), hit[2]
+
+
+_TERRAINS: dict = {}                  # (game, hex) -> (the game, its terrain effects, why they may be incomplete)
+MAX_TERRAINS = 8192
+
+
+def _terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optional[str]]:
     tids = game.hex_terrain(hex_id)
     if tids:
         opts = [type_effect(game, tid) for tid in tids]

@@ -361,6 +361,15 @@ class Facts:
         return arrival_lines(self.game, self.scenario)
 
     @functools.cached_property
+    def arrival_lines_of(self) -> dict:
+        """Unit id -> its arrival lines, in the order of `arrival_lines` (an entering unit's are read at each
+        entry)."""
+        out: dict = {}
+        for e in self.arrival_lines:
+            out.setdefault(e.unit, []).append(e)
+        return out
+
+    @functools.cached_property
     def zoc_reading(self) -> tuple[str, str]:
         from .movement import zoc_reading
         return zoc_reading(self.game)
