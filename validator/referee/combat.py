@@ -618,6 +618,20 @@ def _fights(game: Game, c: Counter) -> bool:
     return c.kind == "unit" and not (u and NON_COMBAT in u.flags)
 
 
+def _idle(game: Game) -> frozenset:
+    """The ids of the tree's units that take no part in battles (a unit of another id fights: `_fights`),
+    read once per game."""
+    hit = _IDLE.get(id(game))
+    if hit is None or hit[0] is not game:
+        if len(_IDLE) >= 32:
+            _IDLE.clear()
+        hit = _IDLE[id(game)] = (game, frozenset(u.id for u in game.units if NON_COMBAT in u.flags))
+    return hit[1]
+
+
+_IDLE: dict = {}
+
+
 def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: str,
               stacks: Optional[dict] = None) -> list[str]:
     """Combat units of the phasing side (or of the others) in a hex; a unit of no known side is neither.
@@ -657,7 +671,7 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
     if moved:
         return sorted(moved), False          # which of them retreated from a battle (if any) is not known
     if isinstance(stacks, HexStacks):
-        return sorted(stacks.front(side, lambda c: _fights(game, c), game.grid.neighbours)), False
+        return sorted(stacks.front(side, _idle(game), game.grid.neighbours)), False
     stacks = stacks if stacks is not None else position.stacks()
     out = [h for h, stack in stacks.items()
            if any(_fights(game, c) and side_of(game, c) not in (None, side) for c in stack)
