@@ -2,7 +2,8 @@
 `Lookups.restore`) instead of making them afresh from every counter: they must be what a fresh scan of that
 position gives, although the replay went on from it (moves of either side, their look-ups put aside and read
 again) before the undo. Checked at every undo of the real logs with undos, and of each game's real logs played
-on one after another (bench/game_logs.py, 1 250 steps)."""
+on one after another (bench/game_logs.py, 1 250 steps), whatever the number of counters (an audit keeps them
+from `view.KEEP_FROM` counters on)."""
 from __future__ import annotations
 
 import sys
@@ -29,6 +30,7 @@ def _long_logs(tmp_path) -> list:
 
 
 def test_look_ups_put_back_by_an_undo_are_fresh(monkeypatch, tmp_path):
+    monkeypatch.setattr(view, "KEEP_FROM", 0)
     restore = view.Lookups.restore
     seen = {"undos": 0, "kept": 0}
 
@@ -55,13 +57,14 @@ def test_look_ups_put_back_by_an_undo_are_fresh(monkeypatch, tmp_path):
     assert seen["undos"] >= 50 and seen["kept"] >= 0.9 * seen["undos"], seen
 
 
-def test_look_ups_kept_for_an_undo_stay_those_of_their_position():
+def test_look_ups_kept_for_an_undo_stay_those_of_their_position(monkeypatch):
     """A side's look-ups read again after the other side moved (`_settle`) are made anew: the position
     before, kept for an undo, still holds its own (a unit of one side moves twice, the other side's enemies,
     enemy hexes and ZOC asked after each move, then the first position put back)."""
     game_id, log, vmod = next(c for c in cases() if c[1].stem == "aachen_long_game")
     game, mod = loaded(AuditSetup(ROOT / "source" / game_id, False, vmod, None, True))
     start = read_any(game, log, mod).start
+    monkeypatch.setattr(view, "KEEP_FROM", 0)
     look = view.Lookups(game)
     sides = sorted({look.side_of(c) for c, w in start if c.kind == "unit" and w.hex} - {None})
     assert len(sides) == 2
@@ -84,3 +87,15 @@ def test_look_ups_kept_for_an_undo_stay_those_of_their_position():
     look.restore(start, kept)
     assert (look.enemies(start, other), look.enemy_hexes(start, other), look.zoc_hexes(start, other)) == fresh
     assert {k: list(v) for k, v in look.counted_stacks(start).items()} == _rebuilt(look, start)
+
+
+def test_only_a_map_of_many_counters_has_its_look_ups_kept():
+    """On a small map the look-ups are made afresh after an undo (cheaper than carrying them on); Ardennes II's
+    498 counters keep theirs."""
+    for stem, many in (("aachen_long_game", False), ("ardennes2_fragment", True)):
+        game_id, log, vmod = next(c for c in cases() if c[1].stem == stem)
+        game, mod = loaded(AuditSetup(ROOT / "source" / game_id, False, vmod, None, True))
+        start = read_any(game, log, mod).start
+        look = view.Lookups(game)
+        look.counted_stacks(start)
+        assert (look.kept(start) is not None) == many == (len(start) >= view.KEEP_FROM), stem

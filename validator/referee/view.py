@@ -27,6 +27,7 @@ from .start import Match, location_hexes, slots
 
 SIDE_LOOKUPS = ("enemies", "merged", "enemy-hexes", "zoc", "zoc-count")   # kept per side (see carry)
 MAX_PENDING = 64                      # hexes noted for a side's look-ups before they are dropped instead
+KEEP_FROM = 200                       # counters from which an undo's snapshot keeps the position's look-ups
 
 
 class Lookups:
@@ -95,9 +96,11 @@ class Lookups:
         return cache
 
     def kept(self, position: Position) -> Optional[dict]:
-        """The look-ups of `position` where it is the latest asked (an undo's snapshot keeps them with it)."""
+        """The look-ups of `position` where it is the latest asked, for an undo's snapshot to keep: on a map of
+        many counters (KEEP_FROM), where making them afresh after an undo costs more than carrying them on
+        (on a small one a side's look-ups are made again only once asked, and cheaply)."""
         pos, cache = self._by_position
-        return cache if pos is position else None
+        return cache if pos is position and len(position) >= KEEP_FROM else None
 
     def restore(self, position: Position, cache: Optional[dict]) -> None:
         """An undo put `position` back: its look-ups as kept (`kept`; none kept: made afresh when asked). They
