@@ -83,9 +83,14 @@ def _dump(o, level: int, out: list) -> None:
         inner = _INNER[level + 1] if level + 1 < len(_INNER) else ",\n" + " " * (INDENT * (level + 1))
         sep = "{" + inner[1:]
         for k, x in o.items():
-            out.append(sep + (encode_basestring(k) if type(k) is str else _key(k)) + ": ")
+            head = sep + (encode_basestring(k) if type(k) is str else _key(k)) + ": "
             sep = inner
-            _dump(x, level + 1, out)
+            scalar = _SCALARS.get(type(x))
+            if scalar is not None:                # most members: written here, without a call for each
+                out.append(head + scalar(x))
+            else:
+                out.append(head)
+                _dump(x, level + 1, out)
         out.append("\n" + " " * (INDENT * level) + "}")
     elif isinstance(o, (list, tuple)):
         if not o:
@@ -94,9 +99,13 @@ def _dump(o, level: int, out: list) -> None:
         inner = _INNER[level + 1] if level + 1 < len(_INNER) else ",\n" + " " * (INDENT * (level + 1))
         sep = "[" + inner[1:]
         for x in o:
-            out.append(sep)
+            scalar = _SCALARS.get(type(x))
+            if scalar is not None:
+                out.append(sep + scalar(x))
+            else:
+                out.append(sep)
+                _dump(x, level + 1, out)
             sep = inner
-            _dump(x, level + 1, out)
         out.append("\n" + " " * (INDENT * level) + "]")
     else:
         out.append(_scalar(o))
