@@ -392,12 +392,12 @@ class View:
     """One moment of the replay as a rule reads it. `position` is the position before the event (at a
     phase end, the position then); `ledger` the ledger before the event is kept in it."""
     __slots__ = ("kind", "step", "event", "read_as", "reading", "position", "ledger", "tracker", "look",
-                 "facts", "move", "battle", "coverage", "discarded", "_cache")
+                 "facts", "move", "battle", "coverage", "discarded", "_cache", "game")
 
     def __init__(self, kind: str, look: Lookups, facts: Facts, position: Position, ledger: Ledger,
                  tracker: PhaseTracker, step=None, event=None, read_as: Optional[str] = None, reading=None,
                  move=None, battle=None, coverage: Optional[dict] = None, discarded: tuple = ()):
-        self.kind, self.look, self.facts = kind, look, facts
+        self.kind, self.look, self.facts, self.game = kind, look, facts, look.game     # the game: read by most rules
         self.position, self.ledger, self.tracker = position, ledger, tracker
         self.step, self.event, self.read_as, self.reading = step, event, read_as, reading
         self.move, self.battle = move, battle
@@ -406,10 +406,6 @@ class View:
         self._cache: Optional[dict] = None
 
     # -- what the moment is --
-    @property
-    def game(self) -> Game:
-        return self.look.game
-
     @property
     def scenario(self) -> Optional[Scenario]:
         return self.facts.scenario
