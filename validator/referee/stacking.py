@@ -186,13 +186,20 @@ def _shared_hexes(v, position: Position) -> list:
     return sorted(((k, counted[k]) for k in v.look.shared(position)), key=lambda kv: (kv[0][0], str(kv[0][1])))
 
 
+def _made_stacks(v, position: Position, at_log_end: bool) -> list:
+    """((hex, side), units) of the shared hexes a player made (a unit of them entered during the log, and not
+    the set-up's stack): those the mixing rules judge (read once for all of them)."""
+    entered, since = v.ledger.entered, v.ledger.phase_end_step
+    return [((h, side), units) for (h, side), units in _shared_hexes(v, position)
+            if any(c.piece in entered for c in units) and not inherited(v, units)
+            and not (at_log_end and (formed_at(v, units) or 0) <= since)]
+
+
 def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Finding]:
-    for mx in v.game.rules.mixing_rules:
-        for (h, side), units in _shared_hexes(v, position):
-            if not any(c.piece in v.ledger.entered for c in units) or inherited(v, units):
-                continue
-            if at_log_end and (formed_at(v, units) or 0) <= v.ledger.phase_end_step:
-                continue
+    rules = v.game.rules.mixing_rules
+    made = _made_stacks(v, position, at_log_end) if rules else []
+    for mx in rules:
+        for (h, side), units in made:
             stack = Position.of((c, position.where(c.piece)) for c in units)
             names = tuple(v.label(c) for c in units)
             if mx.kind == "nationalities-apart":
