@@ -19,7 +19,7 @@ from typing import NamedTuple, Optional
 
 from ..records.record import Chat, DieRoll, Removed, StateChanged
 from .combat import Judgement, Limits, judge_battle, side_effects, retreat_of
-from .crt import combat_tables
+from .crt import combat_tables, read_cell
 from .hex_stacks import HexStacks
 from .ledger import Ledger, put
 
@@ -184,7 +184,7 @@ def _battle(v, side: str, j: Judgement) -> Battle:
 def _attackers_retreat(game, f) -> bool:
     """The reading's result retreats the attackers (their moves after it are retreats, not advances)."""
     ct = next((t for t in combat_tables(game) if t.id == f.table), None)
-    by_side = side_effects(ct.read(f.cell)) if ct is not None else None
+    by_side = side_effects(read_cell(f.cell, ct.table)) if ct is not None else None
     return bool(by_side) and retreat_of(by_side["attacker"]) is not None
 
 
