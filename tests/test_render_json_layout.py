@@ -52,3 +52,27 @@ def test_pieces_are_bounded_and_join_to_the_report():
     doc = json.loads("".join(pieces))
     assert doc["summary"] == {"logs": 100, "unreadable": 100, "errors": 0, "warnings": 0, "notes": 0}
     assert "".join(pieces) == json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+class _Audit:
+    """A long log's audit as `json_pieces` reads it: 20 000 steps of coverage, 5 000 findings."""
+    findings = ()
+
+    def as_json(self):
+        steps = [{"step": i, "status": "full", "reasons": []} for i in range(20_000)]
+        found = [{"code": "HF1201", "severity": "error", "message": "m" * 80, "hexes": ["A1", "A2"], "units": ["u"]}
+                 for _ in range(5_000)]
+        return {"file": "long.vlog", "coverage": {"fully": 20_000, "steps": steps}, "diagnostics": found}
+
+
+class _Long:
+    file, error, warnings, audit = "long.vlog", None, (), _Audit()
+
+
+def test_a_long_logs_report_is_printed_in_bounded_pieces():
+    """One log holding most of the report (the usual case) is printed member by member too: no piece holds a
+    large part of it."""
+    pieces = list(json_pieces([_Long()]))
+    text = "".join(pieces)
+    assert len(text) > 20 * PIECE_CHARS and max(len(p) for p in pieces) < PIECE_CHARS + 2000
+    assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"

@@ -22,7 +22,7 @@ def render_json(results: list, quiet: bool = False) -> str:
 
 PIECE_CHARS = 1 << 16
 INDENT = 2
-BIG = 64                      # a list or object of more members is printed member by member
+BIG = 256                     # a list or object of more values, all told, is printed member by member
 
 
 def json_pieces(results: list, quiet: bool = False) -> Iterator[str]:
@@ -56,12 +56,29 @@ def _members(o, level: int) -> Iterator[str]:
         value = m[1] if is_dict else m
         if is_dict:
             head += _key(m[0]) + ": "
-        if isinstance(value, (list, tuple, dict)) and len(value) > BIG:
+        if isinstance(value, (list, tuple, dict)) and not _small(value, BIG):
             yield head
             yield from _members(value, level + 1)
         else:
             yield head + _text(value, level + 1)
     yield "\n" + " " * (INDENT * level) + ("}" if is_dict else "]")
+
+
+def _small(o, budget: int) -> bool:
+    """The value holds at most `budget` values, all told (it is made at once; a larger one member by member,
+    so that no large part of the report is held whole)."""
+    todo = [o]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, dict):
+            x = x.values()
+        elif not isinstance(x, (list, tuple)):
+            continue
+        budget -= len(x)
+        if budget < 0:
+            return False
+        todo.extend(y for y in x if isinstance(y, (list, tuple, dict)))
+    return True
 
 
 def _text(o, level: int) -> str:
