@@ -156,6 +156,11 @@ def _rolls(record: GameRecord) -> tuple[_Roll, ...]:
     return _LATEST[1]
 
 
+def forget_rolls() -> None:
+    """The record `_rolls` read last let go (its audit is over: the record is not held past it)."""
+    _LATEST[:] = [None, ()]
+
+
 def _stat(dice: str, side: Optional[str], rolls: list[_Roll]) -> DiceStat:
     sides = sides_of(rolls[0].roll) if rolls else None
     faces_seen = [f for r in rolls for f in r.roll.faces]
