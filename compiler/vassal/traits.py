@@ -134,10 +134,29 @@ def split_nested(value: str, limit: int = 256) -> list[str]:
     return out
 
 
+MAX_TYPE_TEXTS = 4096          # type texts kept decoded (a piece's, and its traits': a few per kind of piece)
+MAX_TYPE_CHARS = 4096          # a longer text is decoded each time (what is kept stays bounded)
+_TYPE_TEXTS: dict = {}         # (text, delimiter) -> its tokens
+
+
+def _type_tokens(value: str, delim: str = "") -> list[str]:
+    """The tokens of a type text (`decode`; delimiter "": the traits of a piece's type, `split_nested`),
+    decoded once: a piece's type never changes, and each change of its state (a flip, a step lost) and each
+    piece of that kind placed carries it again."""
+    if len(value) > MAX_TYPE_CHARS:
+        return decode(value, delim) if delim else split_nested(value)
+    hit = _TYPE_TEXTS.get((value, delim))
+    if hit is None:
+        if len(_TYPE_TEXTS) >= MAX_TYPE_TEXTS:
+            _TYPE_TEXTS.clear()
+        hit = _TYPE_TEXTS[(value, delim)] = tuple(decode(value, delim) if delim else split_nested(value))
+    return list(hit)
+
+
 def decode_piece(type_: str, state: str, strict: bool = True) -> list[dict]:
     """Each trait of a piece as a dict (kind, fields), outermost first. Raises on anything malformed;
     a trait this module does not write raises too unless `strict` is False (then kind "other")."""
-    types = split_nested(type_)
+    types = _type_tokens(type_)
     states = split_nested(state) if state else [""]
     if types == ["stack"]:
         toks = decode(state, ";")
@@ -148,7 +167,7 @@ def decode_piece(type_: str, state: str, strict: bool = True) -> list[dict]:
     out = []
     for t, s in zip(types, states):
         if t.startswith("piece;"):
-            f = decode(t[len("piece;"):], ";")
+            f = _type_tokens(t[len("piece;"):], ";")
             st = decode(s, ";")
             n = int(st[4]) if len(st) > 4 and st[4] else 0
             props = {st[5 + 2 * i]: st[6 + 2 * i] for i in range(n)}
@@ -156,18 +175,18 @@ def decode_piece(type_: str, state: str, strict: bool = True) -> list[dict]:
                         "x": int(st[1]), "y": int(st[2]), "gpid": st[3] if len(st) > 3 else "",
                         "props": props})
         elif t.startswith("mark;"):
-            keys = decode(t[len("mark;"):], ",")
+            keys = _type_tokens(t[len("mark;"):], ",")
             vals = decode(s, ",") if s else [""] * len(keys)
             out.append({"kind": "mark", "values": dict(zip(keys, vals + [""] * (len(keys) - len(vals))))})
         elif t.startswith("emb2;"):
-            f = decode(t[len("emb2;"):], ";")
-            images = decode(f[15], ",")
+            f = _type_tokens(t[len("emb2;"):], ";")
+            images = _type_tokens(f[15], ",")
             level = int(s or "-1")
-            out.append({"kind": "emb2", "images": images, "names": decode(f[16], ","),
+            out.append({"kind": "emb2", "images": images, "names": _type_tokens(f[16], ","),
                         "name": f[18], "value": level, "active": level > 0,
                         "level": abs(level) - 1})
         elif t.startswith("prototype;"):
-            out.append({"kind": "prototype", "name": decode(t[len("prototype;"):], ";")[0]})
+            out.append({"kind": "prototype", "name": _type_tokens(t[len("prototype;"):], ";")[0]})
         elif t.startswith("delete;"):
             out.append({"kind": "delete"})
         elif not strict:

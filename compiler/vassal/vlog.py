@@ -236,15 +236,19 @@ def _pixels(*values: int) -> None:
 def _coordinates(fields: list[str]) -> Optional[tuple[int, ...]]:
     """Pixel positions as written; None if one is not a number (the command is skipped), a ReadError
     if one is out of bounds."""
+    longest = limits.MAX_NUMBER_CHARS + 1
     for f in fields:
-        if len(f) > limits.MAX_NUMBER_CHARS + 1 and f.strip().lstrip("+-").isdigit():
+        if len(f) > longest and f.strip().lstrip("+-").isdigit():
             raise ReadError(f"a piece at a pixel position of {len(f)} digits; a position is at most "
                             f"{limits.MAX_PIXEL} pixels either way")
     try:
-        out = tuple(int(f) for f in fields)
+        out = tuple(map(int, fields))
     except ValueError:
         return None
-    _pixels(*out)
+    most = limits.MAX_PIXEL
+    for v in out:
+        if v > most or v < -most:
+            _pixels(v)
     return out
 
 

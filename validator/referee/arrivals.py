@@ -71,7 +71,7 @@ def _unit_entering(v):
 
 
 def _lines_of(v, unit: str) -> list[ArrivalLine]:
-    return [e for e in v.facts.arrival_lines if e.unit == unit]
+    return list(v.facts.arrival_lines_of.get(unit, ()))
 
 
 def due_lines(v, unit: str) -> list[ArrivalLine]:

@@ -8,7 +8,7 @@ from ..source.model import Game
 from ..records.record import GameRecord
 from . import Finding
 from .chain import Previous
-from .dice import dice_stats
+from .dice import dice_stats, forget_rolls
 from .replay import replay
 from .scenario import standing
 from .start import infer_scenario, match
@@ -70,9 +70,11 @@ def audit(game: Game, record: GameRecord, scenario_id: Optional[str] = None, pre
                carry=_phase_before(game, sc, record, previous))
     findings = sorted(r.findings, key=finding_order)
     st = standing(r.view("end"))
+    stats = dice_statistics(record)
+    forget_rolls()
     return LogAudit(record.source, record.module, sc.id if sc else None, round(mt.score, 3) if mt else None,
                     record.players, len(record.steps), _coverage(record, r), _dice(r), findings,
-                    dice_statistics(record), st.as_json() if st else None)
+                    stats, st.as_json() if st else None)
 
 
 def _phase_before(game: Game, sc, record: GameRecord, previous: Optional[Previous]):

@@ -32,7 +32,7 @@ from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_ho
                              hexside_readings, map_known, shift_span, strength_range, table_drm_features,
                              terrain_effect, type_effect)
 from .crt import (MAYBE_PROHIBITED, PRINTED, PROHIBITED, Cell, ColumnLine, CombatTable, Lookup, combat_tables,
-                  read_cell, show_value)
+                  show_value)
 from .hex_stacks import HexStacks
 from .markers import marker_states
 from .retreats import UNREAD, AfterBattle, RetreatMap, advance_faults, moves_fit, retreat_of
@@ -377,7 +377,23 @@ _NO_COMBAT_EFFECT = (None, "-", "ot", "no effect", "basic")   # "ot": use the ot
 
 def terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optional[str]]:
     """The terrain effects the defender's hex may have, and why the list may be incomplete. A hex of several
-    terrains may be judged by any of them; a path through it with a combat effect of its own is one more."""
+    terrains may be judged by any of them; a path through it with a combat effect of its own is one more. A
+    function of the tree and the hex: worked out once for each (`_TERRAINS`), whichever battle asks."""
+    key = (id(game), hex_id)
+    hit = _TERRAINS.get(key)
+    if hit is None or hit[0] is not game:
+        if len(_TERRAINS) >= MAX_TERRAINS:
+            _TERRAINS.clear()
+        opts, why = _terrain_options(game, hex_id)
+        hit = _TERRAINS[key] = (game, tuple(opts), why)
+    return list(hit[1]), hit[2]
+
+
+_TERRAINS: dict = {}                  # (game, hex) -> (the game, its terrain effects, why they may be incomplete)
+MAX_TERRAINS = 8192
+
+
+def _terrain_options(game: Game, hex_id: str) -> tuple[list[TerrainEffect], Optional[str]]:
     tids = game.hex_terrain(hex_id)
     if tids:
         opts = [type_effect(game, tid) for tid in tids]
@@ -602,6 +618,20 @@ def _fights(game: Game, c: Counter) -> bool:
     return c.kind == "unit" and not (u and NON_COMBAT in u.flags)
 
 
+def _idle(game: Game) -> frozenset:
+    """The ids of the tree's units that take no part in battles (a unit of another id fights: `_fights`),
+    read once per game."""
+    hit = _IDLE.get(id(game))
+    if hit is None or hit[0] is not game:
+        if len(_IDLE) >= 32:
+            _IDLE.clear()
+        hit = _IDLE[id(game)] = (game, frozenset(u.id for u in game.units if NON_COMBAT in u.flags))
+    return hit[1]
+
+
+_IDLE: dict = {}
+
+
 def _units_at(game: Game, position: Position, hex_id: str, phasing: bool, side: str,
               stacks: Optional[dict] = None) -> list[str]:
     """Combat units of the phasing side (or of the others) in a hex; a unit of no known side is neither.
@@ -641,7 +671,7 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
     if moved:
         return sorted(moved), False          # which of them retreated from a battle (if any) is not known
     if isinstance(stacks, HexStacks):
-        return sorted(stacks.front(side, lambda c: _fights(game, c), game.grid.neighbours)), False
+        return sorted(stacks.front(side, _idle(game), game.grid.neighbours)), False
     stacks = stacks if stacks is not None else position.stacks()
     out = [h for h, stack in stacks.items()
            if any(_fights(game, c) and side_of(game, c) not in (None, side) for c in stack)
@@ -682,10 +712,13 @@ class _Tally:
     best: Optional[Candidate] = None                                             # the cheapest reading so far
     tried: set = field(default_factory=set)      # the readings judged (each judged once, whatever gave it)
     done: set = field(default_factory=set)       # the attacker subsets whose readings were all judged
+    best_rank: int = NOFIT + 1                   # the rank of `best` (above every rank while there is none)
+    legal_only: bool = False                     # only whether a reading fits outright is asked: readings
+                                                 # that cannot (`_cannot_fit`) are left untried
 
     @property
     def found(self) -> bool:                 # a reading fits outright: stop
-        return self.best is not None and self.best.rank == LEGAL
+        return self.best_rank == LEGAL
 
     def add(self, c: Candidate, outcome_key: tuple = ()) -> None:
         k = (c.table, c.defender_hex, c.terrain, c.column, c.roll, c.cell, c.fit, c.reason, c.unlikely, c.faults,
@@ -696,8 +729,9 @@ class _Tally:
     def put(self, k: tuple, c: Candidate) -> None:
         """A reading not tried before (`k`: its key, as `add` makes it)."""
         self.candidates[k] = c
-        if self.best is None or c.rank < self.best.rank:
-            self.best = c
+        rank = c.rank
+        if rank < self.best_rank:
+            self.best, self.best_rank = c, rank
         into = self.reasons if c.fit == UNKNOWN else self.no_reasons if c.fit == NO else None
         if into is not None and c.reason:
             for part in c.reason.split("; "):
@@ -859,9 +893,11 @@ def _judge_attackers(b: _Battle, hex_id: str, tally: _Tally, attackers: tuple, d
     """Every reading of the battle against one hex with these attackers: terrain x tables x hexsides x columns
     (a function of the attackers, whichever pass asks; a reading another subset gave is not tried again)."""
     game, position, tried = b.game, b.position, tally.tried
+    breaks = _breaks(b, hex_id, attackers)
+    if breaks and tally.legal_only:
+        return                               # a reading breaking a limit never fits outright
     a_out = side_outcome(game, position, attackers, b.losses)
     a_hexes = frozenset(position.where(p).hex for p in attackers)
-    breaks = _breaks(b, hex_id, attackers)
     for te, ct in itertools.product(terrains, b.tables):
         if te.prohibited:
             continue
@@ -873,8 +909,10 @@ def _judge_attackers(b: _Battle, hex_id: str, tally: _Tally, attackers: tuple, d
         named = table_drm_features(drms)
         te_drm = 0 if te.terrain in named else te.drm      # the table's own DRM for that terrain
         for hx in hexside_readings(game, a_hexes, hex_id, named):
-            st, why_st = battle_strengths(b, ct, attackers, defenders, _times(te.multiplier, hx.multiplier))
             sums, open_ended = modifier_sums(game, ct, b.side, facts, te_drm + hx.drm)
+            if tally.legal_only and _cannot_fit(ct, b.roll.total, sums):
+                continue
+            st, why_st = battle_strengths(b, ct, attackers, defenders, _times(te.multiplier, hx.multiplier))
             known = te.terrain is not None and map_known(game)
             least, most, why_shift = shift_span(game, ct.table, te.shift + hx.shift, facts, known,
                                                 len(ct.headings.columns))
@@ -895,6 +933,13 @@ def _judge_attackers(b: _Battle, hex_id: str, tally: _Tally, attackers: tuple, d
                 _judge_column(b, ct, lk, base, (a_out, d_out), why or None, tally, (sums, open_ended), after)
                 if tally.found:
                     return
+
+
+def _cannot_fit(ct: CombatTable, roll: int, sums: Iterable[int]) -> bool:
+    """No cell at any modified roll and column may fit outright: none is printed, certain and likely (as
+    `cell_fit` and `Candidate.rank` read a cell), whatever the column. A function of the table and the
+    rolls alone (`CombatTable.may_fit`)."""
+    return not any(ct.may_fit(roll + m) for m in sums)
 
 
 def _odds_text(ct: CombatTable, st: Optional[Strengths]) -> Optional[str]:
@@ -959,10 +1004,10 @@ def _judge_column(b: _Battle, ct: CombatTable, lk: Lookup, base: Candidate,
             fit, why, faults = hit
             k = (base.table, base.defender_hex, base.terrain, heading, total, cell.printed, fit, why, cell.unlikely,
                  faults, base.breaks, a_key)              # `_Tally.add`'s key, known before the reading is made
-            if k not in seen:
-                tally.put(k, base._replace(column=heading, col=lk.column, roll=total, cell=cell.printed, fit=fit,
-                                           reason=why, unlikely=cell.unlikely, faults=faults,
-                                           unprinted=cell.unprinted))
+            if k not in seen:                             # the base reading at this column, roll and cell
+                tally.put(k, Candidate(base.table, base.defender_hex, base.attackers, base.terrain, heading, total,
+                                       cell.printed, fit, why, lk.column, cell.unlikely, faults, base.breaks,
+                                       base.prohibited, base.odds, base.varies, cell.unprinted))
 
 
 def _fit(cell: Cell, outcomes: tuple[SideOutcome, SideOutcome], after: Optional[AfterBattle]) -> tuple:
@@ -1046,7 +1091,12 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
     best: Optional[tuple] = None
     fitting = []
     for h in _by_cheapest(hexes, limits):
-        tally = _search(battle, h)
+        # once a hex's best reading fits or may fit, another hex counts only where one of its readings fits
+        # outright: it is searched for that alone, and again in full where it becomes the best
+        legal_only = best is not None and best[1].best is not None and best[1].best.rank <= MAYBE
+        tally = _search(battle, h, legal_only)
+        if legal_only and tally.found and best[1].best.rank > LEGAL:
+            tally = _search(battle, h)
         if best is None or tally.best is not None and (best[1].best is None or tally.best.rank < best[1].best.rank):
             best = (h, tally)
         if tally.found:
@@ -1066,9 +1116,10 @@ def _by_cheapest(hexes: list[str], limits: Limits) -> list[str]:
     return [h for h in hexes if h not in limits.hexes] + [h for h in hexes if h in limits.hexes]
 
 
-def _search(b: _Battle, hex_id: str) -> _Tally:
-    """Every reading of the battle against one hex, pass by pass, until one fits outright."""
-    tally = _Tally()
+def _search(b: _Battle, hex_id: str, legal_only: bool = False) -> _Tally:
+    """Every reading of the battle against one hex, pass by pass, until one fits outright (`legal_only`:
+    only the readings that may)."""
+    tally = _Tally(legal_only=legal_only)
     movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and side_of(b.game, c) == b.side
                  for p, x in b.losses.items())
     for ps in PASSES:
@@ -1093,7 +1144,7 @@ def _result_rules(tally: _Tally, tables) -> tuple[str, ...]:
         ct = by_id.get(c.table)
         if ct is None or not c.cell:
             continue
-        out += [r.effect.rule for r in read_cell(c.cell, ct.table).results if r.effect and r.effect.rule]
+        out += [r.effect.rule for r in ct.read(c.cell).results if r.effect and r.effect.rule]
     rules = tuple(dict.fromkeys(out))
     return rules if len(rules) <= 2 else ()          # many possible results: the table's rule says enough
 
@@ -1280,7 +1331,7 @@ def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
     if rules is None or not rules.retreat or not best.cell:
         return ()
     after = _after_battle(b, ct, h, best.attackers, b.defenders(h), ())
-    by_side = side_effects(read_cell(best.cell, ct.table)) or {}
+    by_side = side_effects(ct.read(best.cell)) or {}
     out = []
     for side, pieces in (("defender", after.defenders), ("attacker", best.attackers)):
         n = retreat_of(by_side.get(side, []))

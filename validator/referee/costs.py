@@ -90,6 +90,23 @@ def class_costs(game: Game, cls: Optional[str]) -> ClassCosts:
     return ClassCosts(cls, low[0], min(plain) if plain else None, frozenset(prohibited), low[1])
 
 
+_KEPT: dict = {}                      # id(game) -> (the game, movement class -> its ClassCosts)
+
+
+def kept_class_costs(game: Game, cls: Optional[str]) -> ClassCosts:
+    """`class_costs`, worked out once per game and class (a function of the tree alone: every battle's
+    retreats ask it of each unit)."""
+    hit = _KEPT.get(id(game))
+    if hit is None or hit[0] is not game:
+        if len(_KEPT) >= 32:
+            _KEPT.clear()
+        hit = _KEPT[id(game)] = (game, {})
+    out = hit[1].get(cls)
+    if out is None:
+        out = hit[1][cls] = class_costs(game, cls)
+    return out
+
+
 def costs_by_class(game: Game) -> dict[Optional[str], ClassCosts]:
     classes = list(game.tec.movement_classes if game.tec else ()) + [None]
     return {c: class_costs(game, c) for c in classes}

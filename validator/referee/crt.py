@@ -145,6 +145,8 @@ class CombatTable:
     readings: dict = None                    # (roll, column) -> the cells an unprinted or uncertain cell may be
     gaps: dict = None                        # roll of a short row -> the column most likely without its cell
     _cells: dict = field(default_factory=dict, compare=False, repr=False)   # cells_at, read once per cell
+    _fits: dict = field(default_factory=dict, compare=False, repr=False)    # may_fit, read once per roll
+    _read: dict = field(default_factory=dict, compare=False, repr=False)    # read, once per printed text
 
     @property
     def id(self) -> str:
@@ -174,6 +176,26 @@ class CombatTable:
         if cells is None:
             cells = self._cells[key] = self._read_cells(roll, column)
         return cells
+
+    def read(self, printed: str) -> Cell:
+        """A cell's printed text read by the table's key (`read_cell`), once per text: the readings of a
+        battle name the table's own cells."""
+        hit = self._read.get(printed)
+        if hit is None:
+            if len(self._read) >= MAX_READ:
+                self._read.clear()
+            hit = self._read[printed] = read_cell(printed, self.table)
+        return hit
+
+    def may_fit(self, roll: int) -> bool:
+        """Some column's cell at this (modified) roll may fit a battle outright: printed, certain and not
+        resting on an unlikely reading (what `combat.cell_fit` and a reading's rank ask of a cell)."""
+        hit = self._fits.get(roll)
+        if hit is None:
+            hit = self._fits[roll] = any(
+                c.state == PRINTED and not c.reason and not c.unlikely
+                for col in range(len(self.headings.columns)) for c in self.cells_at(roll, col))
+        return hit
 
     def _read_cells(self, roll: int, column: int) -> tuple[Cell, ...]:
         alts = self.readings.get((roll, column)) if self.readings else None
@@ -341,6 +363,9 @@ def _terrain_lines(t: Table, n: int) -> tuple[tuple[ColumnLine, ...], list[str]]
 
 
 # -- cells --
+MAX_READ = 1024                        # texts a table keeps read (its own cells' are far fewer)
+
+
 def _key_patterns(t: Table) -> list[tuple[re.Pattern, object]]:
     """Key codes as patterns ("DR#" -> DR(\\d+)), longest first so "DR2" is not read as "D" + "R2"."""
     pats = []

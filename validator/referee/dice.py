@@ -134,8 +134,14 @@ def _undone_steps(record: GameRecord) -> tuple[dict[int, int], dict[int, int]]:
     return undone, maybe
 
 
-def _rolls(record: GameRecord) -> list[_Roll]:
+_LATEST: list = [None, ()]          # the record `_rolls` read last, and its rolls (the end's rules and the
+                                    # dice statistics each ask for them)
+
+
+def _rolls(record: GameRecord) -> tuple[_Roll, ...]:
     """Every roll with the step it is in, whether a later undo took it back, and the re-roll after it."""
+    if _LATEST[0] is record:
+        return _LATEST[1]
     undone, maybe = _undone_steps(record)
     flat = [(s.index, s.player, e) for s in record.steps for e in s.events if isinstance(e, DieRoll)]
     out = []
@@ -143,9 +149,16 @@ def _rolls(record: GameRecord) -> list[_Roll]:
         undo_at = undone.get(idx, maybe.get(idx))
         later = None
         if undo_at is not None:
-            later = next((j for j, _, r2 in flat[i + 1:] if j > undo_at and r2.dice == r.dice), None)
+            later = next((flat[k][0] for k in range(i + 1, len(flat))
+                          if flat[k][0] > undo_at and flat[k][2].dice == r.dice), None)
         out.append(_Roll(idx, player, r, idx in undone, later, idx not in undone and idx in maybe))
-    return out
+    _LATEST[:] = [record, tuple(out)]
+    return _LATEST[1]
+
+
+def forget_rolls() -> None:
+    """The record `_rolls` read last let go (its audit is over: the record is not held past it)."""
+    _LATEST[:] = [None, ()]
 
 
 def _stat(dice: str, side: Optional[str], rolls: list[_Roll]) -> DiceStat:

@@ -24,11 +24,17 @@ class HexStacks:
         hexes = dict.fromkeys(h for h, _ in self._counted)
         return ((h, self.get(h)) for h in hexes)
 
-    def front(self, side: str, fights: Callable, neighbours: Callable) -> list[str]:
+    def front(self, side: str, idle: frozenset, neighbours: Callable) -> list[str]:
         """The hexes holding a fighting unit of a known side other than `side` next to a hex holding a
-        fighting unit of `side` (each once, in no particular order)."""
-        counted = self._counted
-        mine = {h for (h, s), units in counted.items() if s == side and any(fights(c) for c in units)}
-        theirs = dict.fromkeys(h for (h, s), units in counted.items()
-                               if s is not None and s != side and any(fights(c) for c in units))
-        return [h for h in theirs if any(n in mine for n in neighbours(h))]
+        fighting unit of `side` (each once, in no particular order). A unit fights unless its id is one of
+        `idle` (the tree's units flagged non-combat: `combat._idle`)."""
+        mine: set = set()
+        theirs: list = []
+        for (h, s), units in self._counted.items():      # one pass: each stack's units read once
+            if s is None or not units or (idle and all(c.unit in idle for c in units)):
+                continue
+            if s == side:
+                mine.add(h)
+            else:
+                theirs.append(h)
+        return [h for h in dict.fromkeys(theirs) if not mine.isdisjoint(neighbours(h))]

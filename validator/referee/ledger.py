@@ -66,12 +66,47 @@ class Discarded(NamedTuple):
     battle: Optional[object]                   # the battles.Battle it settled, if one was read
 
 
+class PhaseRun:
+    """The names of the phase ends a stack stayed wrong through, in order. A stack wrong for a long game is
+    carried through thousands of them: each phase end's run adds one name to the list the run before holds
+    (not a copy of it all), each run reading only as many as it was made with; one that finds the list
+    longer (a run an undo took back had added to it) copies its own part first."""
+    __slots__ = ("_names", "_n")
+
+    def __init__(self, names: list, n: int):
+        self._names, self._n = names, n
+
+    @staticmethod
+    def of(name: str) -> "PhaseRun":
+        return PhaseRun([name], 1)
+
+    def plus(self, name: str) -> "PhaseRun":
+        names = self._names if len(self._names) == self._n else self._names[:self._n]
+        names.append(name)
+        return PhaseRun(names, self._n + 1)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._names[:self._n])
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PhaseRun) and self.names() == other.names()
+
+    def __hash__(self) -> int:
+        return hash(self.names())
+
+    def __repr__(self) -> str:
+        return f"PhaseRun({self.names()!r})"
+
+
 class OpenStack(NamedTuple):
     """A stack found over the limit (or mixed) at the end of one or more phases in a row and not yet
     reported: the finding it will be reported with, the step that ended the first of those phases."""
     finding: object
     step: int
-    phases: tuple[str, ...]
+    phases: PhaseRun
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,18 +146,28 @@ class Ledger:
     arrived_by: Mapping[str, tuple] = field(default_factory=dict)     # piece -> the arrival line key it entered by
 
     def with_(self, **changes) -> "Ledger":
-        """A copy with `changes` (field by field through the slots: `dataclasses.replace` costs three times as
-        much, and the replay makes one or more a piece event)."""
+        """A copy with `changes` (field by field through the slots, by a function written out for the fields
+        as `dataclasses` writes a class's `__init__`: `dataclasses.replace` costs five times as much, a loop
+        over the slots twice, and the replay makes one or more a piece event)."""
         if not changes.keys() <= _NAMES:
             raise TypeError(f"a Ledger has no field {', '.join(sorted(changes.keys() - _NAMES))}")
-        new = object.__new__(Ledger)
-        for name, get, set_ in _SLOTS:
-            set_(new, changes[name] if name in changes else get(self))
-        return new
+        return _copied(self, changes)
 
 
 _NAMES = frozenset(f.name for f in fields(Ledger))
-_SLOTS = tuple((f.name, Ledger.__dict__[f.name].__get__, Ledger.__dict__[f.name].__set__) for f in fields(Ledger))
+
+
+def _copier():
+    """`_copied(ledger, changes)`: a new Ledger, each field from `changes` where it names it, else the ledger's."""
+    names = [f.name for f in fields(Ledger)]
+    scope = {f"set_{n}": Ledger.__dict__[n].__set__ for n in names}
+    scope.update(new=object.__new__, Ledger=Ledger)
+    lines = [f"    set_{n}(out, changes['{n}'] if '{n}' in changes else ledger.{n})" for n in names]
+    exec("def _copied(ledger, changes):\n    out = new(Ledger)\n" + "\n".join(lines) + "\n    return out\n", scope)
+    return scope["_copied"]
+
+
+_copied = _copier()
 
 
 def put(m: Mapping, key, value) -> dict:

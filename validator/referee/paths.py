@@ -41,25 +41,35 @@ def path_cost(look, in_play, a: str, b: str, costs, blocked: frozenset = frozens
     if key in look.paths:
         return look.paths[key]
     found = _search(look, in_play, a, b, costs, blocked, stops, limit, extra)
-    if not blocked and not stops and limit is None and extra is None:   # the free search: keep its route
-        remember(look, ("route", costs.movement_class, a, b), route_of(found, a, b))
+    if limit is None:                          # a whole search: its route is kept with it
+        remember(look, _route_key(costs, a, b, blocked, stops, extra), route_of(found, a, b))
     return remember(look, key, (found[0], found[1]) if found else None)
+
+
+def _route_key(costs, a: str, b: str, blocked: frozenset, stops: frozenset, extra: Extra) -> tuple:
+    return ("route", costs.movement_class, a, b, blocked, stops, extra)
 
 
 def cheapest_route(look, in_play, a: str, b: str, costs, blocked: frozenset = frozenset(),
                    stops: frozenset = frozenset(), extra: Extra = None) -> tuple[str, ...]:
-    """The hexes of one cheapest path from a to b (a and b included); () if there is none."""
-    return route_of(_search(look, in_play, a, b, costs, blocked, stops, None, extra), a, b)
+    """The hexes of one cheapest path from a to b (a and b included); () if there is none. Kept, as the
+    search `path_cost` made for the same arguments keeps it."""
+    key = _route_key(costs, a, b, blocked, stops, extra)
+    route = look.paths.get(key)
+    if route is None:
+        route = remember(look, key, route_of(_search(look, in_play, a, b, costs, blocked, stops, None, extra), a, b))
+    return route
 
 
 def free_route(look, in_play, a: str, b: str, costs) -> tuple[str, ...]:
     """`cheapest_route` with nothing blocked: the route of the search `path_cost` made (kept with it)."""
     if a == b:
         return (a,)
-    route = look.paths.get(("route", costs.movement_class, a, b))
+    key = _route_key(costs, a, b, frozenset(), frozenset(), None)
+    route = look.paths.get(key)
     if route is None:
         path_cost(look, in_play, a, b, costs)
-        route = look.paths.get(("route", costs.movement_class, a, b))
+        route = look.paths.get(key)
         if route is None:                      # the memo was emptied in between
             route = cheapest_route(look, in_play, a, b, costs)
     return route

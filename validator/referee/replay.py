@@ -107,10 +107,11 @@ class Replay:
 
     # -- undo --
     def snapshot(self) -> tuple:
-        return self.position, self.ledger, self.tracker.copied()
+        return self.position, self.ledger, self.tracker.copied(), self.look.kept(self.position)
 
     def restore(self, snap: tuple) -> None:
         self.position, self.ledger, self.tracker = snap[0], snap[1], snap[2].copied()
+        self.look.restore(snap[0], snap[3])
 
     def withdraw(self, step_no: int) -> None:
         """The findings the moments of one (undone) step made are taken back, and its coverage. They were

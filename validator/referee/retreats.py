@@ -18,7 +18,7 @@ from ..source.model import AfterCombat, Game, SideEffect
 from ..positions.position import Position
 from ..positions.stacking import side_of
 from .combat_terrain import map_known, side_features
-from .costs import class_costs
+from .costs import kept_class_costs
 from .movement import zoc_certainty
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
@@ -92,7 +92,7 @@ class RetreatMap:
         u = self.game.unit(c.unit) if c else None
         if u is None or u.movement_class is None or self.game.tec is None or not map_known(self.game):
             return None
-        return class_costs(self.game, u.movement_class).prohibited
+        return kept_class_costs(self.game, u.movement_class).prohibited
 
     def ends(self, piece: str, n: int) -> Optional[frozenset[str]]:
         """The hexes a retreat of n hexes could surely end in (every doubt blocks: whether it could retreat at

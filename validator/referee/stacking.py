@@ -15,7 +15,7 @@ from typing import Iterator, Optional
 from ..positions.stacking import formations_mixed, nationalities_mixed, stack_size
 from ..positions.position import Position
 from . import Finding, Verdict, found, rule
-from .ledger import OpenStack
+from .ledger import OpenStack, PhaseRun
 
 
 def over_limit(v, position: Position) -> list:
@@ -91,8 +91,8 @@ def _phase_name(v) -> str:
 
 def _reported(o: OpenStack, code: str, still: bool) -> Finding:
     """One finding for a stack that stayed wrong through the ends of `o.phases`."""
-    f = o.finding
-    ends = o.phases[0] if len(o.phases) == 1 else ", the ".join(o.phases[:-1]) + " and the " + o.phases[-1]
+    f, phases = o.finding, o.phases.names()
+    ends = phases[0] if len(phases) == 1 else ", the ".join(phases[:-1]) + " and the " + phases[-1]
     tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
     return f._replace(message=f.message + tail, step=o.step, code=code)
 
@@ -118,7 +118,8 @@ def _carried(v, carried, now: list[Finding]) -> dict:
     for f in now:
         k = _stack_key(f)
         o = carried.get(k)
-        out[k] = OpenStack(o.finding, o.step, o.phases + (phase,)) if o else OpenStack(f, v.step.index, (phase,))
+        out[k] = OpenStack(o.finding, o.step, o.phases.plus(phase)) if o else \
+            OpenStack(f, v.step.index, PhaseRun.of(phase))
     return out
 
 
@@ -185,13 +186,20 @@ def _shared_hexes(v, position: Position) -> list:
     return sorted(((k, counted[k]) for k in v.look.shared(position)), key=lambda kv: (kv[0][0], str(kv[0][1])))
 
 
+def _made_stacks(v, position: Position, at_log_end: bool) -> list:
+    """((hex, side), units) of the shared hexes a player made (a unit of them entered during the log, and not
+    the set-up's stack): those the mixing rules judge (read once for all of them)."""
+    entered, since = v.ledger.entered, v.ledger.phase_end_step
+    return [((h, side), units) for (h, side), units in _shared_hexes(v, position)
+            if any(c.piece in entered for c in units) and not inherited(v, units)
+            and not (at_log_end and (formed_at(v, units) or 0) <= since)]
+
+
 def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Finding]:
-    for mx in v.game.rules.mixing_rules:
-        for (h, side), units in _shared_hexes(v, position):
-            if not any(c.piece in v.ledger.entered for c in units) or inherited(v, units):
-                continue
-            if at_log_end and (formed_at(v, units) or 0) <= v.ledger.phase_end_step:
-                continue
+    rules = v.game.rules.mixing_rules
+    made = _made_stacks(v, position, at_log_end) if rules else []
+    for mx in rules:
+        for (h, side), units in made:
             stack = Position.of((c, position.where(c.piece)) for c in units)
             names = tuple(v.label(c) for c in units)
             if mx.kind == "nationalities-apart":

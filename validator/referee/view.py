@@ -27,6 +27,7 @@ from .start import Match, location_hexes, slots
 
 SIDE_LOOKUPS = ("enemies", "merged", "enemy-hexes", "zoc", "zoc-count")   # kept per side (see carry)
 MAX_PENDING = 64                      # hexes noted for a side's look-ups before they are dropped instead
+KEEP_FROM = 200                       # counters from which an undo's snapshot keeps the position's look-ups
 
 
 class Lookups:
@@ -93,6 +94,20 @@ class Lookups:
             cache = {}
             self._by_position = (position, cache)
         return cache
+
+    def kept(self, position: Position) -> Optional[dict]:
+        """The look-ups of `position` where it is the latest asked, for an undo's snapshot to keep: on a map of
+        many counters (KEEP_FROM), where making them afresh after an undo costs more than carrying them on
+        (on a small one a side's look-ups are made again only once asked, and cheaply)."""
+        pos, cache = self._by_position
+        return cache if pos is position and len(position) >= KEEP_FROM else None
+
+    def restore(self, position: Position, cache: Optional[dict]) -> None:
+        """An undo put `position` back: its look-ups as kept (`kept`; none kept: made afresh when asked). They
+        stayed as they were: once a position is not the latest, nothing changes what it holds (`carry`
+        makes the next one's anew, `_unsettle` and `_settle` copy before they change)."""
+        if cache is not None:
+            self._by_position = (position, cache)
 
     def counted_stacks(self, position: Position) -> dict:
         """(hex, side) -> the units on the hex there, in the position's order (what counts for stacking;
@@ -187,16 +202,17 @@ class Lookups:
         stacks = _restacked(cache["counted_stacks"], piece, old, new, in_place)
         if stacks is None:
             return                                 # its place in the order is not known: rebuild
-        fresh = {"counted_stacks": stacks}
-        if "shared" in cache:
-            fresh["shared"] = _reshared(cache["shared"], stacks, [x[:2] for x in (old, new) if x is not None])
-        changed = {x[1] for x in (old, new) if x is not None and x[1] is not None}
-        hexes = tuple(dict.fromkeys(x[0] for x in (old, new) if x is not None))
-        fresh.update((key, v) for key, v in cache.items() if isinstance(key, tuple))   # keyed (look-up, side)
-        if hexes:
-            for side in {key[1] for key in cache if isinstance(key, tuple) and key[0] in ("enemies", "unsettled")}:
+        fresh = {key: v for key, v in cache.items() if type(key) is tuple}    # a side's, keyed (look-up, side)
+        keys = [x[:2] for x in (old, new) if x is not None]                   # the (hex, side) stacks changed
+        if keys:
+            changed = {k[1] for k in keys if k[1] is not None}
+            hexes = (keys[0][0],) if len(keys) == 1 or keys[0][0] == keys[1][0] else (keys[0][0], keys[1][0])
+            for side in {key[1] for key in fresh if key[0] == "enemies" or key[0] == "unsettled"}:
                 if not changed <= {side}:
                     self._unsettle(fresh, side, hexes)
+        fresh["counted_stacks"] = stacks
+        if "shared" in cache:
+            fresh["shared"] = _reshared(cache["shared"], stacks, keys)
         self._by_position = (after, fresh)
 
     @staticmethod
@@ -207,22 +223,26 @@ class Lookups:
         if kept is None:
             kept = {what: cache.pop((what, side)) for what in SIDE_LOOKUPS if (what, side) in cache}
             kept["pending"] = ()
+        else:
+            kept = dict(kept)                      # the position before holds it too
         kept["pending"] += hexes
         if len(kept["pending"]) <= MAX_PENDING:
             cache[("unsettled", side)] = kept
 
     def _settle(self, cache: dict, side: Optional[str]) -> None:
         """A side's look-ups put aside (`_unsettle`), once units of other sides left or entered the hexes noted:
-        those hexes read again, the rest kept, and the look-ups put back. They are changed in place (those of
-        a position before are dropped with it). Where such a hex holds, or held, units of several enemy sides
-        (merged in the position's order), they are dropped: made afresh when asked."""
-        kept = cache.pop(("unsettled", side))
+        those hexes read again, the rest kept, and the look-ups put back: made anew from those kept, never
+        changed in place (the positions before, kept for an undo, hold them too). Where such a hex holds, or
+        held, units of several enemy sides (merged in the position's order), they are dropped: made afresh
+        when asked."""
+        kept = dict(cache.pop(("unsettled", side)))      # copies: the positions before hold the look-ups too
         hexes = dict.fromkeys(kept.pop("pending"))
         held, merged = kept["enemies"], kept["merged"]
         now = [(h, self._enemy_parts(cache["counted_stacks"], h, side)) for h in hexes]
         if any(h in merged or len(parts) > 1 for h, parts in now):
             return
         gained, lost, toggled = [], [], []
+        held = kept["enemies"] = dict(held)
         for h, parts in now:
             was = held.get(h)
             exerted = was is not None and any(self._exerts(c) for c in was)
@@ -238,7 +258,8 @@ class Lookups:
                 lost.append(h)
         if "enemy-hexes" in kept and (gained or lost):
             kept["enemy-hexes"] = kept["enemy-hexes"].difference(lost).union(gained)
-        if "zoc" in kept and "zoc-count" in kept:
+        if "zoc" in kept and "zoc-count" in kept and toggled:
+            kept["zoc-count"] = dict(kept["zoc-count"])
             kept["zoc"] = self._carry_zoc(kept["zoc-count"], kept["zoc"], toggled)
         cache.update(((what, side), v) for what, v in kept.items())
 
@@ -343,6 +364,15 @@ class Facts:
         return arrival_lines(self.game, self.scenario)
 
     @functools.cached_property
+    def arrival_lines_of(self) -> dict:
+        """Unit id -> its arrival lines, in the order of `arrival_lines` (an entering unit's are read at each
+        entry)."""
+        out: dict = {}
+        for e in self.arrival_lines:
+            out.setdefault(e.unit, []).append(e)
+        return out
+
+    @functools.cached_property
     def zoc_reading(self) -> tuple[str, str]:
         from .movement import zoc_reading
         return zoc_reading(self.game)
@@ -362,12 +392,12 @@ class View:
     """One moment of the replay as a rule reads it. `position` is the position before the event (at a
     phase end, the position then); `ledger` the ledger before the event is kept in it."""
     __slots__ = ("kind", "step", "event", "read_as", "reading", "position", "ledger", "tracker", "look",
-                 "facts", "move", "battle", "coverage", "discarded", "_cache")
+                 "facts", "move", "battle", "coverage", "discarded", "_cache", "game")
 
     def __init__(self, kind: str, look: Lookups, facts: Facts, position: Position, ledger: Ledger,
                  tracker: PhaseTracker, step=None, event=None, read_as: Optional[str] = None, reading=None,
                  move=None, battle=None, coverage: Optional[dict] = None, discarded: tuple = ()):
-        self.kind, self.look, self.facts = kind, look, facts
+        self.kind, self.look, self.facts, self.game = kind, look, facts, look.game     # the game: read by most rules
         self.position, self.ledger, self.tracker = position, ledger, tracker
         self.step, self.event, self.read_as, self.reading = step, event, read_as, reading
         self.move, self.battle = move, battle
@@ -376,10 +406,6 @@ class View:
         self._cache: Optional[dict] = None
 
     # -- what the moment is --
-    @property
-    def game(self) -> Game:
-        return self.look.game
-
     @property
     def scenario(self) -> Optional[Scenario]:
         return self.facts.scenario
