@@ -352,3 +352,15 @@ def test_a_reinforcement_put_in_another_box_has_entered(meuse):
     r.next_phase(6)
     step = _enter(r, "red-4rd-eng", "B13.11")
     assert [(s, code) for s, code, _, _ in _errors(r.audit())] == [(step, "HF1405")]
+
+
+def test_a_stack_wrong_for_many_phases_names_its_first_and_last(meuse):
+    """HF1301 for three Red units in B10.11 through eight phase ends names the first two and the last, and how
+    many between (a long game's stack would otherwise list thousands)."""
+    r = Record(meuse, "1")
+    r.move("red-1ad-2tk", "B10.11")                       # joins Tk 1/1 and MR 3/1 there: 3 of 2
+    r.next_phase(8)
+    (f,) = [f for f in r.audit().findings if f.code == "HF1301"]
+    assert f.message.endswith(
+        "at the end of the Red Movement Phase of turn 1, the Red Combat Phase of turn 1 and 5 later phases to the "
+        "Red Combat Phase of turn 2, and still when the log ends")

@@ -89,10 +89,16 @@ def _phase_name(v) -> str:
     return f"{name} of turn {v.turn}" if v.turn else name
 
 
+NAMED_PHASE_ENDS = 6          # a finding names at most this many of the phase ends a stack stayed wrong through
+
+
 def _reported(o: OpenStack, code: str, still: bool) -> Finding:
     """One finding for a stack that stayed wrong through the ends of `o.phases`."""
     f, phases = o.finding, o.phases.names()
-    ends = phases[0] if len(phases) == 1 else ", the ".join(phases[:-1]) + " and the " + phases[-1]
+    if len(phases) > NAMED_PHASE_ENDS:             # a stack wrong for a long game: its first and last ends
+        ends = f"{phases[0]}, the {phases[1]} and {len(phases) - 3} later phases to the {phases[-1]}"
+    else:
+        ends = phases[0] if len(phases) == 1 else ", the ".join(phases[:-1]) + " and the " + phases[-1]
     tail = f" at the end of the {ends}" + (", and still when the log ends" if still else "")
     return f._replace(message=f.message + tail, step=o.step, code=code)
 
