@@ -74,7 +74,8 @@ COPY_CHUNK = 1 << 20
 def write_zip(f, entries: list[tuple[str, "bytes | Callable"]]) -> None:
     """The entries in order; an entry given as a function opening a file (an author's image) is copied from
     it a chunk at a time, so a scan of any size costs the build no more memory than a chunk."""
-    with zipfile.ZipFile(f, "w") as z:
+    z = zipfile.ZipFile(f, "w")
+    try:
         for name, data in entries:
             zi = zipfile.ZipInfo(name, date_time=ZIP_TIME)
             zi.external_attr = 0o644 << 16
@@ -84,6 +85,12 @@ def write_zip(f, entries: list[tuple[str, "bytes | Callable"]]) -> None:
                 _copy_into(z, zi, data)
             else:
                 z.writestr(zi, data, compresslevel=6 if zi.compress_type == zipfile.ZIP_DEFLATED else None)
+    except BaseException:
+        # Interrupted mid-entry (Ctrl-C, SIGTERM): the archive is abandoned (its temporary file is removed by
+        # the caller). Closing it would raise over the interrupt ("an open writing handle"), so it is let go.
+        z.fp = None
+        raise
+    z.close()
 
 
 def _copy_into(z: zipfile.ZipFile, zi: zipfile.ZipInfo, opener: Callable) -> None:
