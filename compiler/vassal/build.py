@@ -20,6 +20,7 @@ from lxml import etree
 
 from compiler import cache as cache_mod
 from compiler.atomic import atomic_path, write_atomic
+from compiler.interrupts import held
 from compiler.render import art as art_mod
 from compiler.render import boards as boards_mod
 from compiler.render import counters as counters_mod
@@ -74,8 +75,10 @@ COPY_CHUNK = 1 << 20
 def write_zip(f, entries: list[tuple[str, "bytes | Callable"]]) -> None:
     """The entries in order; an entry given as a function opening a file (an author's image) is copied from
     it a chunk at a time, so a scan of any size costs the build no more memory than a chunk."""
-    z = zipfile.ZipFile(f, "w")
+    z = None
     try:
+        with held():                           # an interrupt half-way through making it (or closing it, below)
+            z = zipfile.ZipFile(f, "w")        # would leave an object whose clean-up at exit prints a traceback
         for name, data in entries:
             zi = zipfile.ZipInfo(name, date_time=ZIP_TIME)
             zi.external_attr = 0o644 << 16
@@ -88,9 +91,11 @@ def write_zip(f, entries: list[tuple[str, "bytes | Callable"]]) -> None:
     except BaseException:
         # Interrupted mid-entry (Ctrl-C, SIGTERM): the archive is abandoned (its temporary file is removed by
         # the caller). Closing it would raise over the interrupt ("an open writing handle"), so it is let go.
-        z.fp = None
+        if z is not None:
+            z.fp = None
         raise
-    z.close()
+    with held():
+        z.close()
 
 
 def _copy_into(z: zipfile.ZipFile, zi: zipfile.ZipInfo, opener: Callable) -> None:
