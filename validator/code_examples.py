@@ -686,7 +686,7 @@ EXAMPLES: dict[str, dict] = {'HF001': {'code': 'HF001',
            'hexes': [],
            'units': []},
  'HF1003': {'code': 'HF1003',
-            'severity': 'note',
+            'severity': 'warning',
             'message': '2nd Tank Regiment starts in B2.09; scenario 1 sets it up at B11.11 (it may have '
                        'moved there in the Red Movement Phase before the log began, within its allowance of '
                        '8)',

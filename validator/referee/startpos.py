@@ -124,7 +124,8 @@ def setup_unit_misplaced(v) -> Optional[Verdict]:
     ## What it checks
     A piece of a set-up unit whose hex is in none of its unit's set-up slots (with another slot of the
     unit left unfilled). Where the log begins in a phase in which the unit's side moves and the unit
-    could have moved there from its set-up hex within its allowance, a note instead.
+    could have moved there from its set-up hex within its allowance, a warning instead: legal only if
+    logging began after the phase's first moves (a game saved mid-phase; `--chain` judges it exactly).
     ## Why
     Each unit sets up on the hex (or in the hexes) its line prints (Meuse 12.1).
     ## Reads
@@ -136,7 +137,7 @@ def setup_unit_misplaced(v) -> Optional[Verdict]:
     ## Near miss
     Aachen's 3rd Armored units anywhere along their printed range 2630-3028; a log that begins in the
     first turn's Red Movement Phase with a Red unit as far from its set-up hex as its allowance takes it
-    (it may have moved before logging began: a note).
+    (it may have moved before logging began: a warning, not an error).
     """
     mt = _match(v)
     if mt is None:
@@ -145,7 +146,7 @@ def setup_unit_misplaced(v) -> Optional[Verdict]:
     for c, h, s in mt.misplaced:
         moved = _moved_before_log(v, c, h, s)
         out.append(Finding(message=f"{v.label(c)} starts in {h}; scenario {mt.scenario.id} sets it up at {s.location}"
-                                   + (f" ({moved})" if moved else ""), severity="info" if moved else None,
+                                   + (f" ({moved})" if moved else ""), severity="warning" if moved else None,
                            hexes=(h,), units=(v.label(c),), rule=mt.scenario.rule, side=v.side_of(c)))
     return found(*out)
 
