@@ -132,7 +132,7 @@ def moved_in_barred_phase(v) -> Optional[Verdict]:
     j, step = earlier[0]
     return found(Finding(
         message=f"{v.label(c)} moves {v.event.src} -> {v.event.dst} in the {v.tracker.name(i)} after moving in the "
-                f"{v.tracker.name(j)} (step {step})",
+                f"{v.tracker.name(j)} ({f'step {step}' if step else 'in the log before'})",
         hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=bar.rule, side=v.side_of(c)))
 
 
