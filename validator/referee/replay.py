@@ -178,7 +178,7 @@ def _begins_in_combat(game: Game, scenario: Optional[Scenario], record: GameReco
     """The log begins in a combat phase after play began (a later log of a game): its first retreats and
     losses may settle a roll made before it."""
     from .scenario import begins_later
-    p = next((x for x in game.phases if x.id == record.start_phase), None)
+    p = game.phase(record.start_phase)
     return p is not None and p.combat and (scenario is None or begins_later(game, scenario, record, facts.previous))
 
 

@@ -41,7 +41,7 @@ def log_begins_after_setup(v) -> Optional[Verdict]:
     if mt is None or v.facts.previous is not None or at_setup(v.game, mt.scenario, v.record):
         return None
     if v.record.start_turn == mt.scenario.first_turn:
-        p = next((x for x in v.game.phases if x.id == v.record.start_phase), None)
+        p = v.game.phase(v.record.start_phase)
         when = f"in the {p.name if p else v.record.start_phase} of turn {v.record.start_turn}, after units could move"
     else:
         when = f"on turn {v.record.start_turn}"

@@ -203,6 +203,7 @@ def _index(parts: Parts) -> dict:
         "sides": {s.id: s for s in parts["sides"]},
         "nationalities": {n.id: n for s in parts["sides"] for n in s.nationalities},
         "turns": {t.id: t for t in parts["turns"]},
+        "phases": {p.id: p for p in parts["phases"]},
         "areas": {a.id: a for a in parts["places"].areas},
         "terrain_types": {x.id: x for x in tec.terrain} if tec else {},
         "scenarios": {x.id: x for x in parts["scenarios"]},

@@ -1038,6 +1038,10 @@ class Game:
     def turn(self, tid: str) -> Optional[Turn]:
         return self._index["turns"].get(tid)
 
+    def phase(self, pid: Optional[str]) -> Optional[Phase]:
+        """A phase of the sequence of play by its id (None for an id it does not have, or None)."""
+        return self._index["phases"].get(pid)
+
     def area(self, aid: str) -> Optional[Area]:
         return self._index["areas"].get(aid)
 
