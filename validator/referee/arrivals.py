@@ -115,9 +115,7 @@ def held_back(v) -> Optional[tuple[Mapping, Mapping]]:
     if not isinstance(ev, Moved) or ev.src.hex is None or ev.dst.hex is not None or key is None \
             or leg is None or leg.entry is None or leg.entry.box is None or leg.entry.box != ev.dst.box:
         return None
-    used = dict(led.arrivals_used)
-    used[key] = max(0, used.get(key, 0) - 1)
-    return used, drop(led.arrived_by, piece)
+    return put(led.arrivals_used, key, max(0, led.arrivals_used.get(key, 0) - 1)), drop(led.arrived_by, piece)
 
 
 def entry_area(v, c, h: str) -> Optional[frozenset[str]]:

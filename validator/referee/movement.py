@@ -341,12 +341,11 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
     ev = v.event
     c = ev.counter
     if v.read_as == "before-combat":
-        rbc = v.game.rules.combat.retreat_before_combat
-        what = ("a retreat before combat (the defender's choice instead of a roll" if v.reading[1] == "retreat" else
-                "an advance after a retreat before combat (the defender's choice instead of a roll")
-        return partly(f"{v.label(c)} {ev.src} -> {ev.dst} is read as {what}, {rbc.rule}"
-                      + (f": {rbc.hexes} hexes" if rbc.hexes and v.reading[1] == "retreat" else "")
-                      + "); its length is not verified")
+        rbc, retreat = v.game.rules.combat.retreat_before_combat, v.reading[1] == "retreat"
+        what = "a retreat before combat" if retreat else "an advance after a retreat before combat"
+        hexes = f": {rbc.hexes} hexes" if rbc.hexes and retreat else ""
+        return partly(f"{v.label(c)} {ev.src} -> {ev.dst} is read as {what} (the defender's choice instead of a "
+                      f"roll, {rbc.rule}{hexes}); its length is not verified")
     if v.read_as == "after-combat":
         if not combat_judges_retreats(v.game):
             return partly(f"{v.label(c)} {ev.src} -> {ev.dst} after a die roll in a combat phase is read as a "

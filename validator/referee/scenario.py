@@ -95,10 +95,13 @@ def at_setup(game, scenario, record) -> bool:
         return True
     if record.start_turn != first:
         return False
-    ids = [p.id for p in game.phases]
-    if record.start_phase not in ids:
-        return True
-    return not any(p.moves or p.combat for p in game.phases[:ids.index(record.start_phase)])
+    start = game.phase(record.start_phase)
+    for p in game.phases if start is not None else ():
+        if p is start:
+            break
+        if p.moves or p.combat:
+            return False
+    return True
 
 
 def control_after(v, c, h: str) -> Mapping:

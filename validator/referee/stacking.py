@@ -286,19 +286,15 @@ def mixing_at_log_end(v) -> Optional[Verdict]:
 def _enemies_sharing(v, at_log_end: bool) -> Iterator[Finding]:
     """Hexes units of two sides share, one of them brought there by a retreat or an advance since the last
     phase end (a move there is HF1202's)."""
-    by_hex: dict[str, list] = {}
-    for (h, side), units in v.look.counted_stacks(v.position).items():
-        if side is not None:
-            by_hex.setdefault(h, []).append((side, units))
-    since = v.ledger.phase_end_step
-    for h, parts in sorted(by_hex.items()):
-        if len(parts) < 2:
+    since, retreated = v.ledger.phase_end_step, v.ledger.retreated
+    hexes = {w.hex for p, s in retreated.items() if s > since and (w := v.position.where(p)) is not None and w.hex}
+    for h in sorted(hexes):                   # only where such a unit stands: no pass over the map at a phase end
+        units = [c for c in v.position.at(h) if c.kind == "unit"]
+        by_side = {s: None for c in units if (s := v.side_of(c)) is not None}
+        came = [c for c in units if retreated.get(c.piece, -1) > since]
+        if len(by_side) < 2 or not came:
             continue
-        units = [c for _, us in parts for c in us]
-        came = [c for c in units if v.ledger.retreated.get(c.piece, -1) > since]
-        if not came:
-            continue
-        sides = " and ".join(v.side_name(s) for s, _ in parts)
+        sides = " and ".join(v.side_name(s) for s in sorted(by_side))
         when = "when the log ends (the phase's end is not in the log)" if at_log_end else \
             f"at the end of the {_phase_name(v)}"
         yield Finding(message=f"units of {sides} share {h} {when}: a retreat or an advance ended there",
