@@ -201,9 +201,10 @@ def carried_over(led: Ledger) -> Ledger:
                             faulted=0 if leg.faulted is not None else None) for p, leg in led.legs.items()}
     battles = tuple(b._replace(step=0, losses=tuple((p, what, 0) for p, what, _ in b.losses), rerolls=None,
                                retreats=moves(b.retreats), advances=moves(b.advances)) for b in led.battles)
+    phase = led.rolls[-1].phase if led.rolls else None            # the rolls of the phase that goes on
     return Ledger(turn=led.turn, legs=legs, moved_turn=led.moved_turn,
                   moved_in={p: {i: 0 for i in m} for p, m in led.moved_in.items()},
                   battles=battles, battles_phase=led.battles_phase,
-                  rolls=tuple(r._replace(step=0) for r in led.rolls if r.phase == (led.rolls[-1].phase if led.rolls else None)),
+                  rolls=tuple(r._replace(step=0) for r in led.rolls if r.phase == phase),
                   arrivals_used=led.arrivals_used, arrived_by=led.arrived_by, withdrawn=led.withdrawn,
                   retreated={p: 0 for p in led.retreated}, entered={p: 0 for p in led.entered})
