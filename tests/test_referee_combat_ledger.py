@@ -191,9 +191,10 @@ def test_a_roll_with_no_result_in_the_exploitation_phase(game):
     assert combat(game, log) == []
 
 
-def test_a_retreat_after_a_roll_outside_the_combat_phase_is_a_move_out_of_sequence(game):
+def test_a_retreat_after_a_roll_outside_the_combat_phase_is_combat_and_a_move_out_of_sequence(game):
     # the turn marker records the phase: a roll in it is no battle's, so the Blue unit dragged after it as if
-    # retreating moves in a Red phase (3.2), as it would without the roll; no combat phase opens unrecorded
+    # retreating moves in a Red phase (3.2), as it would without the roll, and the roll and retreat are combat
+    # where there is none (9.1); no combat phase opens unrecorded
     pos = position(A, D1)
     for phase, name in (("red-movement", "Red Movement Phase"), ("red-exploitation", "Red Exploitation Phase")):
         log = combat_log(pos, phase)
@@ -203,8 +204,20 @@ def test_a_retreat_after_a_roll_outside_the_combat_phase_is_a_move_out_of_sequen
             (3, "HF1101", ("B14.14", "B15.14"), ("3rd Engineer Battalion",),
              f"Blue 3rd Engineer Battalion moves B14.14 -> B15.14 in the {name} the turn marker shows since step 1"),
             (4, "HF1101", ("B15.14", "B16.14"), ("3rd Engineer Battalion",),
-             f"Blue 3rd Engineer Battalion moves B15.14 -> B16.14 in the {name} the turn marker shows since step 1")]
+             f"Blue 3rd Engineer Battalion moves B15.14 -> B16.14 in the {name} the turn marker shows since step 1"),
+            (2, "HF1507", ("B14.14",), ("3rd Engineer Battalion",),
+             f"roll 1d6 = 4 in the {name}, which has no combat, then 3rd Engineer Battalion dragged B14.14 -> "
+             "B15.14 (a retreat) at step 3")]
     assert combat(game, after_dr(pos), "HF11") + combat(game, after_dr(pos)) == []   # in the combat phase: DR
+
+
+def test_the_phasing_sides_drags_after_a_roll_in_the_exploitation_phase_are_no_combat(game):
+    # near miss of the above: Red's own unit dragged after the roll exploits (9.1), it does not retreat
+    pos = position(A, D1)
+    log = combat_log(pos, "red-exploitation")
+    log.roll(4)
+    log.move(pos.counter("A"), "B12.14")
+    assert combat(game, log) == []
 
 
 def test_a_retreat_after_a_roll_in_a_phase_a_chat_announced_is_noted_not_judged(game):

@@ -18,7 +18,7 @@ import bisect
 from dataclasses import replace
 from typing import NamedTuple, Optional
 
-from ..records.record import Chat, DieRoll, Removed, StateChanged
+from ..records.record import Chat, DieRoll, Removed, StateChanged, is_map_move
 from .combat import COMBAT_UNVERIFIED, Judgement, Limits, judge_battle, side_effects, retreat_of
 from .crt import combat_tables, read_cell
 from .hex_stacks import HexStacks
@@ -236,14 +236,23 @@ def discarded_result(game, battle: Battle, total: int) -> Optional[str]:
 
 
 def outside_losses(v, after: tuple) -> tuple:
-    """(step, piece, what) for the units the events after a roll eliminate or reduce: what a roll outside the
-    combat phases would have settled."""
-    out = []
+    """(step, piece, what) for the units the events after a roll eliminate or reduce, and those of a side the
+    phase is not for that it drags on the map (a retreat: in another side's phase, no unit of its moves;
+    the phase recorded by the turn marker):
+    what a roll outside the combat phases would have settled. A unit's first drag only."""
+    out, moved = [], set()
+    # a drag counts only where the turn marker records the phase: after a chat, the game may have gone on
+    # to the other side's combat phase unannounced, where its units advance
+    phase = v.tracker.phase() if v.tracker.recorded_at is not None else None
     for n, e in after:
         if isinstance(e, Removed) and e.counter.kind == "unit":
             out.append((n, e.counter, "eliminated"))
         elif isinstance(e, StateChanged) and "reduced" in e.counter.state - e.old_state:
             out.append((n, e.counter, "reduced"))
+        elif is_map_move(e) and phase is not None and phase.side is not None and e.counter.piece not in moved \
+                and (s := v.side_of(e.counter)) is not None and s != phase.side:
+            moved.add(e.counter.piece)
+            out.append((n, e.counter, f"dragged {e.src.hex} -> {e.dst.hex} (a retreat)"))
     return tuple(out)
 
 

@@ -266,17 +266,21 @@ def combat_outside_combat_phase(v) -> Optional[Verdict]:
 
     ## What it checks
     A die roll in a phase the sequence of play does not mark `combat`, the phase being certain (the turn
-    marker or a chat names it), after which a unit is eliminated or reduced before the next roll or
-    phase change, where `rules.combat.combat_phases_only` says no combat happens outside combat phases.
+    marker or a chat names it), after which a unit is eliminated or reduced, or a unit of a side the phase
+    is not for is dragged on the map (a retreat: no unit of that side moves in the phase; the turn marker
+    recording the phase: after a chat the game may be in the other side's combat phase), before the next
+    roll or phase change, where `rules.combat.combat_phases_only` says no combat happens outside combat
+    phases. The drag is also a move out of sequence (HF1101).
     ## Why
     Meuse 9.1: "There is no combat in the exploitation phase".
     ## Reads
     `rules.combat.combat_phases_only`, `sequence_of_play[].combat`.
     ## Violation
-    Meuse: in the Red Exploitation Phase a roll, then Blue 9th Infantry Regiment flipped.
+    Meuse: in the Red Exploitation Phase a roll, then Blue 9th Infantry Regiment flipped; or, after the
+    roll, Blue 3rd Engineer Battalion dragged B14.14 -> B15.14 -> B16.14.
     ## Near miss
-    A roll in the exploitation phase with nothing lost after it (a die rolled for nothing); or the same
-    roll and loss in the Red Combat Phase.
+    A roll in the exploitation phase with nothing lost after it (a die rolled for nothing), or followed
+    only by Red units' drags (exploitation moves); or the same roll and loss in the Red Combat Phase.
     """
     lost = _combat_outside(v)
     if not lost:
