@@ -6,8 +6,11 @@ near miss beside it. Hand-built game records (tests/referee_records.Log) on posi
 ground around B14.14 (clear, no hexside feature within two hexes) or on the Meuse at B1.05 | A16.05."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from compiler.vassal.vlog import read_log
 from conftest import SOURCE
 from tests.referee_records import Log
 from validator.source.loader import load_game
@@ -48,6 +51,7 @@ def combat(game, log: Log, prefix: str = "HF15") -> list[tuple]:
     return [(f.step, f.code, f.hexes, f.units, f.message) for f in r.findings if f.code.startswith(prefix)]
 
 
+VLOGS = Path(__file__).resolve().parent / "fixtures" / "vlogs"
 A = ("A", "red-4rd-10", "red", "B13.14")          # 10th Rifle Regiment, 4-5-4
 D1 = ("d1", "blue-3id-eng", "blue", "B14.14")     # 3rd Engineer Battalion, 2-3-4: 4 against 3 is 1:1
 D2 = ("d2", "blue-3id-7", "blue", "B13.13")       # 7th Infantry Regiment, 3-5-4, also next to B13.14
@@ -209,6 +213,17 @@ def test_a_retreat_after_a_roll_outside_the_combat_phase_is_combat_and_a_move_ou
              f"roll 1d6 = 4 in the {name}, which has no combat, then 3rd Engineer Battalion dragged B14.14 -> "
              "B15.14 (a retreat) at step 3")]
     assert combat(game, after_dr(pos), "HF11") + combat(game, after_dr(pos)) == []   # in the combat phase: DR
+
+
+def test_combat_in_the_exploitation_phase_in_a_real_log(game):
+    # VASSAL 3.7.9's log (tests/fixtures/vlogs/meuse_exploit_combat.EXPECTED.txt): the roll at step 4, Blue's
+    # Rec/2 dragged away at step 5; the roll at step 6 is followed only by Red's Tk 2/1 exploiting (no finding)
+    rec = read_log(VLOGS / "meuse_exploit_combat.vlog", VLOGS / "meuse.vmod", game)
+    r = audit(game, rec)
+    assert [(f.step, f.code, f.rule, f.hexes, f.units) for f in r.findings if f.severity == "error"] == [
+        (4, "HF1507", "9.1", ("B1.10",), ("2nd Light Mechanised Reconnaissance Squadron",)),
+        (5, "HF1101", "9.1", ("B1.10", "A16.09"), ("2nd Light Mechanised Reconnaissance Squadron",))]
+    assert [f.code for f in r.findings if f.severity == "warning"] == []
 
 
 def test_the_phasing_sides_drags_after_a_roll_in_the_exploitation_phase_are_no_combat(game):
