@@ -206,6 +206,8 @@ def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Findin
     made = _made_stacks(v, position, at_log_end) if rules else []
     for mx in rules:
         for (h, side), units in made:
+            if not _may_mix(v.game, mx, units):
+                continue                           # one nationality or formation: nothing to part
             stack = Position.of((c, position.where(c.piece)) for c in units)
             names = tuple(v.label(c) for c in units)
             if mx.kind == "nationalities-apart":
@@ -222,6 +224,18 @@ def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Findin
                                               f"the rules make them {mx.penalty.upper()}, and they are not all marked so",
                                       hexes=(h,), units=names, rule=mx.rule, severity="warning", side=side,
                                       help=f"mark the stack {mx.penalty.upper()} at the end of the phase, or separate it")
+
+
+def _may_mix(game, mx, units) -> bool:
+    """The units hold two or more of what the mixing rule keeps apart (nationalities, formations); else its
+    judgement finds nothing in their hex (read from the units alone, before their stack is made)."""
+    if mx.kind == "nationalities-apart":
+        got = {u.nationality for c in units if (u := game.unit(c.unit)) and u.nationality in mx.nationalities}
+    elif mx.kind == "divisional-integrity":
+        got = {u.formation for c in units if (u := game.unit(c.unit)) and u.formation}
+    else:
+        return True
+    return len(got) > 1
 
 
 def forced_by_retreat(v, mx, units, side) -> bool:
