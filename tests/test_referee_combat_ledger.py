@@ -343,8 +343,10 @@ def test_a_roll_after_the_other_sides_moves_may_be_its_attack_where_the_phase_is
         return log
     assert combat(game, game_log(Log(pos))) == []
     # the turn marker showing the Red Combat Phase throughout: 7/3 moved outside the battle, and the second
-    # roll, Red's, fits no cell
-    assert [f[:2] for f in combat(game, game_log(combat_log(pos)))] == [(5, "HF1508"), (7, "HF1501")]
+    # roll, Red's, is 10/4's second attack (the only Red unit next to B14.14, it made the first for certain)
+    # and fits no cell
+    assert [f[:2] for f in combat(game, game_log(combat_log(pos)))] == [(5, "HF1508"), (6, "HF1503"),
+                                                                         (7, "HF1501")]
 
 
 # -- advances (8.7) --

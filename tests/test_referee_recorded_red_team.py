@@ -32,6 +32,12 @@ FOUND = {
     "meuse_twice_one_log": [(6, "HF1504")],
     "meuse_enemy_hex_and_box": [(4, "HF1202")],      # near miss: Eng/4 back to its box, in a turn later (11.1)
     "meuse_undo_reroll": [(10, "HF1505")],
+    # the third red team's (2 December): MR 3/1, alone next to A16.11, attacks it, then joins the battle on A15.10
+    # (8.1: at most once a phase); the near misses: Tk 1/1 takes that battle's A1, and the battle without the first
+    "meuse_attack_twice": [(23, "HF1503")],
+    "meuse_attack_twice_dr": [(25, "HF1503")],
+    "meuse_attack_once_a1": [],
+    "meuse_attack_once_dr": [],
 }
 
 

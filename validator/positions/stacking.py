@@ -57,14 +57,23 @@ def side_of(game: Game, c: Counter) -> Optional[str]:
 
 
 def stack_size(game: Game, counters: Iterable[Counter]) -> int:
-    """The stack's size as rules.stacking counts it: units, or steps (a reduced unit has one left)."""
+    """The stack's size as rules.stacking counts it: units, or steps (a reduced unit has one left); units with a
+    flag of `uncounted` (non-combat units) count for nothing."""
+    units = _counted(game, _units(counters))
     if game.rules.stacking.counts != "steps":
-        return len(_units(counters))
+        return len(units)
     total = 0
-    for c in _units(counters):
+    for c in units:
         u = game.unit(c.unit)
         total += 1 if "reduced" in c.state else (u.steps if u else 1)
     return total
+
+
+def _counted(game: Game, units: list[Counter]) -> list[Counter]:
+    skip = game.rules.stacking.uncounted
+    if not skip:
+        return units
+    return [c for c in units if not ((u := game.unit(c.unit)) and set(u.flags) & set(skip))]
 
 
 def _by_side(game: Game, counters: Iterable[Counter]) -> dict[Optional[str], list[Counter]]:

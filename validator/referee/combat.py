@@ -1255,10 +1255,10 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     """The judgement with what the ledger keeps of the battle: who attacked and who may have, the defenders,
     how sure the roll's tie to the hex is, and what the log shows done after it that no reading allows."""
     adjacent = b.adjacent(h)
-    certain = tuple(p for p in adjacent if p in b.losses)
+    tie, why = _tie(b, h, hexes, named, fitting)
+    certain = _certain_attackers(b, adjacent, tie)
     best = tally.best
     chosen = best.attackers if best is not None and best.defender_hex == h else ()
-    tie, why = _tie(b, h, hexes, named, fitting)
     faults = best.faults if best is not None and best.rank != NOFIT else ()   # a reading breaking a limit still fits
     losses = tuple((p, "removed" if x.removed else "reduced", x.step) for p, x in b.losses.items()
                    if x.removed or x.reduced)
@@ -1270,6 +1270,16 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
         defenders=tuple(b.defenders(h)), tie=tie, tie_why=why,
         faults=faults, drags=_drag_faults(b, h, best), outside=outside,
         losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
+
+
+def _certain_attackers(b: _Battle, adjacent: list[str], tie: str) -> tuple[str, ...]:
+    """The pieces that attacked for certain: those next to the hex that lost a step or moved after the roll;
+    and the only unit of the attacking side next to a hex the roll is tied to for certain (a battle has an
+    attacker: it was that one, Meuse 8.1)."""
+    certain = tuple(p for p in adjacent if p in b.losses)
+    if not certain and tie == "certain" and len(adjacent) == 1:
+        return tuple(adjacent)
+    return certain
 
 
 def _without(b: _Battle, j: Judgement, outside: set) -> Judgement:

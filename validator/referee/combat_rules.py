@@ -135,16 +135,18 @@ def unit_attacks_twice(v) -> Optional[Verdict]:
 
     ## What it checks
     A combat roll's battle whose attackers include a unit that attacked for certain in an earlier battle of
-    the same combat phase (the ledger's battles: it lost a step, retreated or advanced after that roll):
-    for certain in this one too, or because no reading of this battle without it fits. A unit that only may
-    have attacked earlier (nothing the log shows needs it) is taken not to have.
+    the same combat phase (the ledger's battles: it lost a step, retreated or advanced after that roll, or
+    it was the only unit of its side next to the hex that roll is tied to for certain): for certain in this
+    one too, or because no reading of this battle without it fits. A unit that only may have attacked
+    earlier (nothing the log shows needs it) is taken not to have.
     ## Why
     Each attacking unit attacks one hex (Meuse 8.1); where `rules.combat.attack_once` is set.
     ## Reads
     `rules.combat.attack_once`, the ledger's battles of the phase, as HF1501.
     ## Violation
     Meuse: Red 11th Rifle Regiment attacks B1.17 (roll at step 5) and, after Blue's defender there
-    retreated, attacks A16.17 too and loses a step to its result.
+    retreated, attacks A16.17 too and loses a step to its result; or Red 3rd Motor Rifle Regiment, the only
+    Red unit next to A16.11, eliminates its defender, then takes the A1 of the battle on A15.10.
     ## Near miss
     Two units of one stack attack two hexes, one each; or a unit next to two defenders attacks one.
     """

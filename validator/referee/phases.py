@@ -112,6 +112,15 @@ class PhaseTracker:
             return False
         return "all" in p.moves or cls is None or cls in p.moves
 
+    def _retreats_in(self, i: int, side: Optional[str]) -> bool:
+        """Units of this side may retreat or advance after a roll in phase i: a combat phase, or (a
+        bombardment's) one where the other side's units retreat (`retreats`), where the phase is certain (the
+        marker or a chat names it): where it is inferred, the roll may be the next combat phase's, which
+        explains the drags of both sides."""
+        p = self.phases[i]
+        return p.combat or (p.retreats_rule is not None and (side is None or side != p.side)
+                            and i == self.index and self.announced_at is not None)
+
     def _rolled(self, i: int) -> bool:
         return self.rolled_here if i == self.index else self.pending_roll
 
@@ -124,7 +133,7 @@ class PhaseTracker:
         for i in range(self.index, last):
             if self.may_move(i, side, cls):
                 return i, "move"
-            if self.phases[i].combat and self._rolled(i):
+            if self._retreats_in(i, side) and self._rolled(i):
                 return i, "combat"
         if self.announced_at is not None and self.recorded_at is None and self.pending_roll:
             # a roll after a chat's announcement may open a combat phase the players did not announce; the

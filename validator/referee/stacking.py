@@ -149,7 +149,8 @@ def overstacked_at_phase_end(v) -> Optional[Verdict]:
     (Meuse 5.1). Where the rules make an over-stack take a state instead (DG), a stack without it is a
     warning.
     ## Reads
-    `rules.stacking` (`limit`, `counts`: units or steps, `penalty`), markers' states.
+    `rules.stacking` (`limit`, `counts`: units or steps, `penalty`, `uncounted`: unit flags that do not
+    count, as the Bulge's non-combat units, 10.1), markers' states.
     ## Violation
     Meuse: Red Tank Battalion 2/1 joins two Red units in B10.11 and the Red Movement Phase ends.
     ## Near miss

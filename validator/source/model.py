@@ -90,6 +90,8 @@ class Phase:
     not_if_moved_in: Optional[NotIfMovedIn] = None
     arrivals: bool = False                    # reinforcements arrive in this phase
     arrivals_rule: Optional[str] = None
+    retreats_rule: Optional[str] = None       # after a roll in this (non-combat) phase the other side's units may
+                                              # retreat (a bombardment's): the rule that says so
 
 
 @frozen
@@ -128,6 +130,7 @@ class StackingRule:
     rule: Optional[str]
     loc: Loc = NOWHERE
     penalty: Optional[str] = None             # a state an over-stack takes instead of being illegal (dg)
+    uncounted: tuple[str, ...] = ()           # unit flags (counters.yaml) whose units do not count to the limit
 
 
 @frozen

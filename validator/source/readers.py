@@ -210,7 +210,8 @@ def _phase(p) -> Phase:
                  moves=_moves(p.get("moves")), combat=bool(p.get("combat")),
                  one_at_a_time=_one_at_a_time(p.get("one_at_a_time")),
                  not_if_moved_in=_not_if_moved_in(p.get("not_if_moved_in")),
-                 arrivals=p.get("arrivals") is not None, arrivals_rule=(p.get("arrivals") or {}).get("rule"))
+                 arrivals=p.get("arrivals") is not None, arrivals_rule=(p.get("arrivals") or {}).get("rule"),
+                 retreats_rule=(p.get("retreats") or {}).get("rule"))
 
 
 def _mixing_rule(m) -> MixingRule:
@@ -252,7 +253,7 @@ def _rules(r) -> Rules:
     st, zoc, cb = r.get("stacking") or {}, r.get("zoc") or {}, r.get("combat") or {}
     return Rules(
         stacking=StackingRule(limit=st.get("limit"), counts=st.get("counts", "units"), rule=st.get("rule"),
-                              loc=_loc(st), penalty=st.get("penalty")),
+                              loc=_loc(st), penalty=st.get("penalty"), uncounted=_t(st.get("uncounted"))),
         mixing_rules=tuple(_mixing_rule(mx) for mx in r.get("mixing") or ()),
         zoc=_zoc_rule(zoc),
         combat=CombatRule(method=cb.get("method"), table=cb.get("table"), rule=cb.get("rule"), loc=_loc(cb),

@@ -147,14 +147,19 @@ GAME = _obj(
         moves={"oneOf": [{"enum": ["all"]}, _strs]}, combat={"type": "boolean"},
         one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
         not_if_moved_in=_obj(["phases", "rule"], phases={**_strs, "minItems": 1}),
-        arrivals=_obj())},
+        arrivals=_obj(),
+        retreats={**_obj(["rule"]), "description": "after a roll in this phase, units of the other side may "
+                                                   "retreat (a bombardment's result): their drags are read as "
+                                                   "retreats"})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
     rules=_obj(
         # every parameter here is typed in validator.source.model (StackingRule, MixingRule, ZocRule, CombatRule):
         # anything else is rejected rather than read and dropped
-        stacking=_obj(limit=_intn, counts={"enum": ["units", "steps"]}, penalty=_sn),
+        stacking=_obj(limit=_intn, counts={"enum": ["units", "steps"]}, penalty=_sn,
+                      uncounted={**_strs, "description": "unit flags (counters.yaml `flags`) whose units do not "
+                                                          "count toward the limit (non-combat units)"}),
         mixing={"type": "array", "items": _obj(
             ["kind"], kind={"enum": ["divisional-integrity", "nationalities-apart"]},
             nationalities=_strs, penalty=_sn, except_state=_sn, severity={"enum": ["error", "warning"]},
