@@ -80,7 +80,7 @@ def combat_phases(tracker):
     last = i + 1 if tracker.pinned() else len(tracker.phases)
     out: dict = {}
     for j in range(i, last):
-        if tracker.phases[j].combat:
+        if tracker.phases[j].combat and not tracker.left_out(j):
             out.setdefault(tracker.phases[j].side, j)
     return list(out.values())
 

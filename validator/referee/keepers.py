@@ -36,7 +36,7 @@ def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
     left, was = r.ledger.turn, r.tracker.current()
     turn = ev.turn or r.ledger.turn
     rolled = r.tracker.rolled_here
-    r.tracker.reset(ev.phase, step.index)
+    r.tracker.reset(ev.phase, step.index, ev.turn)
     now = r.tracker.current()
     if rolled and turn == left and now == was:
         r.tracker.rolled()                # the marker shows the phase it was in: its rolls still stand

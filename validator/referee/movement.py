@@ -76,13 +76,14 @@ class MoveReading:
     movement factor, TEC costs for the class); `barred`: (hex, TEC row) where a drag ended in terrain
     prohibited to the class, else None; `cost`: the leg's cost with nothing blocked."""
     __slots__ = ("look", "in_play", "position", "c", "side", "ma", "costs", "leg", "judgeable", "barred", "cost",
-                 "_enemy", "_zoc", "_fault", "zoc_level", "splittable", "_leaves", "_left", "zoc_cost")
+                 "_enemy", "_zoc", "_fault", "zoc_level", "splittable", "_leaves", "_left", "zoc_cost", "zoc_free")
 
     def __init__(self, look, in_play, position, c, leg: Leg, zoc_level: str, splittable, leaves):
         self.look, self.in_play, self.position, self.c, self.leg = look, in_play, position, c, leg
         self.side, self.ma, self.costs = look.side_of(c), look.allowance(c), look.class_costs(c)
         self.zoc_level, self.splittable, self._leaves, self._left = zoc_level, splittable, leaves, False
         self.zoc_cost = _zoc_cost(look, c)
+        self.zoc_free = _zoc_free(look, c)
         self.judgeable = self.ma is not None and self.costs.cheapest is not None
         self.barred = prohibited_end(look, self.costs, leg)
         self.cost: Optional[LegCost] = leg_cost(look, in_play, leg, self.costs) if self.judgeable else None
@@ -140,8 +141,8 @@ class MoveReading:
 
     def stopped(self) -> list[str]:
         """Hexes in an enemy ZOC where a drag of the leg ended and the leg went on (an entry hex too)."""
-        if self.zoc_cost is not None:
-            return []                          # the ZOC costs this class, it does not stop it
+        if self.zoc_cost is not None or self.zoc_free:
+            return []                          # the ZOC costs this class, or does not touch the unit
         zoc = self.zoc()
         ends = list(self.leg.ends[:-1])
         if self.leg.start is None and self.cost is not None and self.cost.entry and self.cost.entry != self.leg.ends[-1]:
@@ -161,7 +162,9 @@ class MoveReading:
         if self.barred is not None:
             return PROHIBITED
         if not self.judgeable:
-            return None
+            # no allowance or costs to cost a path by; a drag that ended in an enemy ZOC and went on
+            # breaks the stop whatever the unit's allowance
+            return ZOC if self.zoc_cost is None and self.stopped() else None
         if not self.within(self.cost):
             return WRONG_ENTRY if self.beyond_entry() and self.nearer_another_area() else ALLOWANCE
         if self.onto() and not self.enemy_leaves:
@@ -194,7 +197,7 @@ class MoveReading:
 
     def _zoc_fault(self) -> bool:
         zoc = self.zoc()
-        if not zoc:
+        if not zoc or self.zoc_free:
             return False                       # no enemy unit on the map: nothing to stop in
         if self.stopped():
             return True
@@ -224,9 +227,20 @@ class MoveReading:
         drags after it being its move in a later one (the phase inferred): the stop lasts only for the rest
         of the phase (Meuse 6.2) and a unit starting in a ZOC may leave it (6.3)."""
         stops = [i for i, h in enumerate(self.leg.ends[:-1]) if h in self.zoc()]
-        if len(stops) != 1 or self.cost is None or self.cost.total is None or len(self.stopped()) != 1:
+        if len(stops) != 1 or len(self.stopped()) != 1:
             return False                       # (an entry hex in a ZOC is within one drag)
+        if not self.judgeable:
+            return self.splittable(None, None, stops[0])    # no allowance: any split may fit
+        if self.cost is None or self.cost.total is None:
+            return False
         return self.splittable(self.cost.segs, self.ma, stops[0])
+
+
+def _zoc_free(look, c) -> bool:
+    """An enemy ZOC does not stop the unit: it has a flag of `rules.zoc.ignored_by`."""
+    skip = look.game.rules.zoc.ignored_by
+    u = look.unit(c) if skip else None
+    return bool(u and set(u.flags) & set(skip))
 
 
 def _zoc_cost(look, c) -> Optional[Fraction]:
@@ -603,8 +617,8 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
                     f"{leg.ends[-1]}: legal only if its drags fell in two movement phases", severity="info",
             hexes=(stopped[0], leg.ends[-1]), units=(v.label(c),), rule=rule_n))
     if stopped:
-        how = (f"entered the map at {stopped[0]}" if leg.start is None and stopped[0] == mv.cost.entry
-               else f"ended a drag in {stopped[0]}")
+        how = (f"entered the map at {stopped[0]}" if leg.start is None and mv.cost is not None
+               and stopped[0] == mv.cost.entry else f"ended a drag in {stopped[0]}")
         return found(Finding(
             message=f"{v.label(c)} {how}, in an enemy ZOC where it had to stop, and was "
                     f"dragged on to {leg.ends[-1]}" + ("" if certain else f" (legal only if no enemy unit there "
@@ -699,7 +713,10 @@ def splits_in_two(tracker, leg: Leg, side, cls):
     allowance (where the phase is inferred and a later phase lets the unit move). A reinforcement's
     entry cost (the first of its leg's costs) is paid in the first."""
     def test(segs, ma, at: Optional[int] = None) -> bool:
-        """`at`: only the split after the drag ending at the leg's end number `at` (0-based)."""
+        """`at`: only the split after the drag ending at the leg's end number `at` (0-based). `segs` None: the
+        allowance is not known, and any split of the drags may be within it."""
+        if segs is None:
+            return not tracker.pinned() and leg.phase is not None and tracker.later_phase_for(leg.phase, side, cls)
         if leg.start is None:
             segs = [_joined(segs[0], segs[1])] + list(segs[2:]) if len(segs) > 1 else segs
         if len(segs) < 2 or tracker.pinned() or leg.phase is None or \

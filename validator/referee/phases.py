@@ -35,6 +35,7 @@ class PhaseTracker:
     announced_at: Optional[int] = None             # step of the chat that announced the phase
     recorded_at: Optional[int] = None              # step whose turn marker named the phase (the module's)
     forced_at: Optional[int] = None                # step of the event that forced the phase
+    turn: Optional[str] = None                     # the turn the phases are of (a phase may be left out of it)
     _named: dict = field(default_factory=dict, repr=False, compare=False)  # chat text -> the phase it names
     _labels: dict = field(default_factory=dict, repr=False, compare=False)  # what `label` reads -> its text
     _knows_moves: Optional[bool] = field(default=None, repr=False, compare=False)
@@ -106,9 +107,14 @@ class PhaseTracker:
         side = self.game.side(p.side) if p.side else None
         return p.name if side is None or side.name.lower() in p.name.lower() else f"{side.name} {p.name}"
 
+    def left_out(self, i: int) -> bool:
+        """Phase i is left out of this turn (`not_on_turns`): nothing moves or fights in it."""
+        p = self.phases[i]
+        return bool(p.not_on_turns) and self.turn in p.not_on_turns
+
     def may_move(self, i: int, side: Optional[str], cls: Optional[str]) -> bool:
         p = self.phases[i]
-        if p.moves is None or (side is not None and p.side not in (None, side)):
+        if p.moves is None or (side is not None and p.side not in (None, side)) or self.left_out(i):
             return False
         return "all" in p.moves or cls is None or cls in p.moves
 
@@ -118,6 +124,8 @@ class PhaseTracker:
         marker or a chat names it): where it is inferred, the roll may be the next combat phase's, which
         explains the drags of both sides."""
         p = self.phases[i]
+        if self.left_out(i):
+            return False
         return p.combat or (p.retreats_rule is not None and (side is None or side != p.side)
                             and i == self.index and self.announced_at is not None)
 
@@ -139,7 +147,7 @@ class PhaseTracker:
             # a roll after a chat's announcement may open a combat phase the players did not announce; the
             # turn marker's phase holds (a roll in it is in no combat phase, as the combat rules read it)
             for i in range(self.index + 1, len(self.phases)):
-                if self.phases[i].combat:
+                if self.phases[i].combat and not self.left_out(i):
                     return i, "combat"
         return None
 
@@ -188,10 +196,12 @@ class PhaseTracker:
         return out
 
     # -- changing --
-    def reset(self, phase_id: Optional[str] = None, step: Optional[int] = None) -> None:
+    def reset(self, phase_id: Optional[str] = None, step: Optional[int] = None, turn: Optional[str] = None) -> None:
         """A new turn begins, or the turn marker names a phase (`step`: where the log recorded it; the
-        phase then holds as an announced one does)."""
+        phase then holds as an announced one does); `turn`: the turn it is (None: unchanged)."""
         self.index = None
+        if turn is not None:
+            self.turn = turn
         known = next((i for i, p in enumerate(self.phases) if p.id == phase_id), None)
         if self.phases:
             self.index = known if known is not None else 0

@@ -34,11 +34,12 @@ class Replay:
         self.look = look or Lookups(game)
         self.position: Position = record.start
         self.tracker = PhaseTracker(game)
-        self.tracker.reset(record.start_phase, 0)      # the turn marker's phase when the log began
+        # the turn marker's phase when the log began, and its turn (only as recorded: a phase left out of some
+        # turns is judged so only where the log says which turn it is)
+        self.tracker.reset(record.start_phase, 0, record.start_turn)
         if _begins_in_combat(game, scenario, record, facts) or (carry is not None and carry.tracker.rolled_here):
             self.tracker.rolled()                      # a roll made before the log began may be settled in it
-        self.ledger = Ledger(turn=record.start_turn or _first_turn(game, scenario),
-                             control=_start_control(facts))
+        self.ledger = Ledger(turn=record.start_turn or _first_turn(game, scenario), control=_start_control(facts))
         if carry is not None:                          # the previous log's phase goes on in this one
             self.ledger = carried_over(carry.ledger).with_(control=self.ledger.control)
         self.findings: list[Finding] = []

@@ -20,9 +20,9 @@ def _where_phase(v) -> str:
 
 def _class_barred(v, side, cls) -> bool:
     """The current phase lets this side move, but not this movement class (HF1102 reports it)."""
-    p = v.tracker.phase()
-    return p is not None and p.moves is not None and p.side in (None, side) and not v.tracker.may_move(
-        v.tracker.current(), side, cls)
+    p, t = v.tracker.phase(), v.tracker
+    return p is not None and p.moves is not None and p.side in (None, side) and not t.left_out(t.current()) \
+        and not t.may_move(t.current(), side, cls)
 
 
 @rule("HF1101", "moved-outside-movement-phase", "error",
@@ -33,7 +33,8 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
 
     ## What it checks
     A unit's map move that no phase from the current one to the end of the turn explains: not a
-    movement phase of its side for its class, not a retreat or advance after a roll in a combat phase,
+    movement phase of its side for its class (nor one the sequence of play leaves out of this turn,
+    `not_on_turns`, the turn as the log records it), not a retreat or advance after a roll in a combat phase,
     nor (where the rules let a defender retreat instead of a roll) a retreat before combat by a unit next
     to its enemy or the attacker's advance from next to the hex it left.
     ## Why
@@ -42,7 +43,9 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
     `sequence_of_play` (`side`, `moves`, `combat`); the turn tracker's phase (recorded, announced in
     the chat, or inferred from the order of events); `rules.combat.retreat_before_combat`.
     ## Violation
-    Meuse: the Blue 2nd Light Mechanised Motorised Battalion dragged in the Red Movement Phase.
+    Meuse: the Blue 2nd Light Mechanised Motorised Battalion dragged in the Red Movement Phase; Ardennes II: a
+    German unit dragged in the German Exploitation Phase of turn 1 (4.3: "There is NO German Exploitation
+    Phase on Turn 1").
     ## Near miss
     A Blue defender retreated in the Red Combat Phase after a roll (a retreat).
     """
@@ -54,9 +57,11 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
     if not any(t.may_move(i, side, cls) for i in range(len(t.phases))) or _class_barred(v, side, cls):
         return None
     p = t.phase()
-    return found(Finding(message=f"{v.side_name(side)} {v.label(c)} moves {v.event.src} -> {v.event.dst} {_where_phase(v)}",
+    out = t.left_out(t.current()) if p else False
+    return found(Finding(message=f"{v.side_name(side)} {v.label(c)} moves {v.event.src} -> {v.event.dst} {_where_phase(v)}"
+                                 + (f", which the sequence of play leaves out on turn {t.turn}" if out else ""),
                          hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),),
-                         rule=p.rule if p else None, side=side))
+                         rule=(p.not_on_turns_rule if out else p.rule) if p else None, side=side))
 
 
 @rule("HF1102", "class-may-not-move-in-phase", "error",

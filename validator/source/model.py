@@ -92,6 +92,8 @@ class Phase:
     arrivals_rule: Optional[str] = None
     retreats_rule: Optional[str] = None       # after a roll in this (non-combat) phase the other side's units may
                                               # retreat (a bombardment's): the rule that says so
+    not_on_turns: tuple[str, ...] = ()        # turns the phase is left out of (nothing moves or fights in it)
+    not_on_turns_rule: Optional[str] = None
 
 
 @frozen
@@ -160,6 +162,7 @@ class ZocRule:
     exerted_assumed: Optional[str] = None     # why `exerted_by` is assumed (provenance: assumed), else None
     by_class: tuple["ZocClass", ...] = ()     # movement classes a ZOC treats otherwise than by stopping them
     blockers_assumed_absent: Optional[str] = None  # why an unprinted `blocked_by` hexside is assumed absent
+    ignored_by: tuple[str, ...] = ()          # unit flags of units an enemy ZOC does not stop
 
 
 @frozen

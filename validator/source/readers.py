@@ -211,7 +211,9 @@ def _phase(p) -> Phase:
                  one_at_a_time=_one_at_a_time(p.get("one_at_a_time")),
                  not_if_moved_in=_not_if_moved_in(p.get("not_if_moved_in")),
                  arrivals=p.get("arrivals") is not None, arrivals_rule=(p.get("arrivals") or {}).get("rule"),
-                 retreats_rule=(p.get("retreats") or {}).get("rule"))
+                 retreats_rule=(p.get("retreats") or {}).get("rule"),
+                 not_on_turns=_t((p.get("not_on_turns") or {}).get("turns")),
+                 not_on_turns_rule=(p.get("not_on_turns") or {}).get("rule"))
 
 
 def _mixing_rule(m) -> MixingRule:
@@ -245,7 +247,7 @@ def _zoc_rule(zoc) -> ZocRule:
                    by_class=tuple(ZocClass(movement_class=cls, enter=m["enter"], cost=m.get("cost"), rule=m.get("rule"))
                                   for cls, m in (zoc.get("by_class") or {}).items()),
                    blockers_assumed_absent=(unprinted.get("note") or "assumed absent")
-                   if unprinted.get("assume") == "absent" else None)
+                   if unprinted.get("assume") == "absent" else None, ignored_by=_t(zoc.get("ignored_by")))
 
 
 def _rules(r) -> Rules:

@@ -150,7 +150,9 @@ GAME = _obj(
         arrivals=_obj(),
         retreats={**_obj(["rule"]), "description": "after a roll in this phase, units of the other side may "
                                                    "retreat (a bombardment's result): their drags are read as "
-                                                   "retreats"})},
+                                                   "retreats"},
+        not_on_turns={**_obj(["turns", "rule"], turns={**_strs, "minItems": 1}),
+                      "description": "turns the phase is left out of: no unit moves or fights in it then"})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
@@ -175,7 +177,9 @@ GAME = _obj(
                  blocked_by=_strs,
                  blocked_by_unprinted=_obj(["assume"], assume={"enum": ["absent"]}),
                  by_class={"type": "object", "additionalProperties": _obj(
-                     ["enter"], enter={"enum": ["stop", "cost"]}, cost={"enum": ["half-printed-ma"]})}),
+                     ["enter"], enter={"enum": ["stop", "cost"]}, cost={"enum": ["half-printed-ma"]})},
+                 ignored_by={**_strs, "description": "unit flags (counters.yaml `flags`) of units an enemy ZOC "
+                                                     "does not stop"}),
         combat=_obj(method={"enum": ["odds", "differential", None]}, table=_sn,
                     attack_once={**_obj(), "description": "each unit attacks at most once per combat phase"},
                     defend_once={**_obj(), "description": "each hex is attacked at most once per combat phase"},
