@@ -61,15 +61,25 @@ def test_overstack_when_the_log_ends_is_a_warning(aachen):
         (4, "HF1302", "warning", ("1231",), ("3-3-7 infantry", "3-3-7 infantry"))]
 
 
-def test_setup_stack_moved_whole_is_not_the_players_doing(aachen):
+def test_setup_stack_left_where_it_is_is_not_the_players_doing(aachen):
     game, pos = aachen
     log = Log(pos)
-    log.move_stack(pos.at("1934"), "1933")
+    log.move(pos.at("1232")[0], "1231")
     log.next_turn("2")
     r = audit(game, log.record())
     assert found(r, "HF13") == []
     assert [(f.code, f.severity, f.hexes) for f in r.findings if f.code == "HF1005"] == [
         ("HF1005", "info", ("1934",)), ("HF1005", "info", ("2630",))]
+
+
+def test_setup_stack_moved_whole_and_left_stacked_is(aachen):
+    """5.3 "Only one unit can occupy a hex at the end of any phase": once a player drags the module's set-up
+    pile (all of it at once, as VASSAL drags a stack), where it ends is theirs (the seeds' red team's miss)."""
+    game, pos = aachen
+    log = Log(pos)
+    log.move_stack(pos.at("1934"), "1933")
+    log.next_turn("2")
+    assert [x[:4] for x in found(audit(game, log.record()), "HF13")] == [(2, "HF1301", "error", ("1933",))]
 
 
 def test_two_units_of_a_setup_stack_joined_elsewhere_are(aachen):

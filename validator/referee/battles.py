@@ -154,7 +154,8 @@ def read_battle(v) -> Optional[BattleReading]:
     for i in phases or (None,):                # each side whose combat phase it may be, cheapest reading kept
         s = v.tracker.phases[i].side if i is not None else None
         here = judge_battle(v.game, v.position, s, v.event, tuple(e for _, e in after), v.step,
-                            tuple(n for n, _ in after), limits, stacks, later_mover(v, i) if i is not None else None)
+                            tuple(n for n, _ in after), _with_classes(limits, v.tracker, i), stacks,
+                            later_mover(v, i) if i is not None else None)
         if j is None or _CHEAPEST[here.verdict] < _CHEAPEST[j.verdict]:
             side, j = s, here
         if j.verdict == "legal":
@@ -168,6 +169,15 @@ def read_battle(v) -> Optional[BattleReading]:
     if rerolled is not None:
         battle = battle._replace(rerolls=rerolled.step)
     return BattleReading(side, j, after, battle, limits, earlier, rerolled)
+
+
+def _with_classes(limits: Limits, tracker, i: Optional[int]) -> Limits:
+    """The limits with the movement classes that may attack in combat phase i (`attackers`), where the phase
+    is certain (the marker or a chat names it: inferred, the roll may be another combat phase's)."""
+    p = tracker.phases[i] if i is not None else None
+    if p is None or not p.attackers or not tracker.pinned():
+        return limits
+    return replace(limits, classes=frozenset(p.attackers), classes_rule=p.attackers_rule)
 
 
 def _log_ends_at_roll(v) -> bool:

@@ -756,6 +756,8 @@ class Limits:
     attack_once: Optional[str] = None
     defend_once: Optional[str] = None
     one_hex: Optional[str] = None
+    classes: frozenset = frozenset()          # the movement classes that may attack in the phase (empty: all)
+    classes_rule: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -846,12 +848,23 @@ PASSES = (_Pass(True, True), _Pass(True, False), _Pass(False, True))
 def _breaks(b: _Battle, hex_id: str, attackers: Iterable[str]) -> tuple:
     lim = b.limits
     out = []
+    attackers = tuple(attackers)
     if lim.defend_once and hex_id in lim.hexes:
         out.append(("defend_once", hex_id))
     twice = tuple(p for p in attackers if p in lim.attackers) if lim.attack_once else ()
     if twice:
         out.append(("attack_once", twice))
+    barred = tuple(p for p in attackers if _class_barred(b, p)) if lim.classes else ()
+    if barred:
+        out.append(("attack_class", barred))
     return tuple(out)
+
+
+def _class_barred(b: _Battle, piece: str) -> bool:
+    """The piece's movement class may not attack in the phase (`Limits.classes`; a class not known may)."""
+    c = b.position.counter(piece)
+    u = b.game.unit(c.unit) if c is not None else None
+    return u is not None and u.movement_class is not None and u.movement_class not in b.limits.classes
 
 
 def _judge_hex(b: _Battle, hex_id: str, tally: _Tally, ps: _Pass) -> None:
@@ -870,7 +883,8 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally, ps: _Pass) -> None:
     if ps.clean:
         if _breaks(b, hex_id, required):
             return
-        optional = [p for p in optional if not (b.limits.attack_once and p in b.limits.attackers)]
+        optional = [p for p in optional if not (b.limits.attack_once and p in b.limits.attackers)
+                    and not (b.limits.classes and _class_barred(b, p))]
     complete = any(ct.table.strengths.complete for ct in b.tables)
     if complete and len(optional) > MAX_SUBSET_ATTACKERS:
         tally.add(Candidate("", hex_id, tuple(adjacent), None, None, None, "", UNKNOWN,
@@ -1123,7 +1137,7 @@ def _search(b: _Battle, hex_id: str, legal_only: bool = False) -> _Tally:
     movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and side_of(b.game, c) == b.side
                  for p, x in b.losses.items())
     for ps in PASSES:
-        if ps.clean is False and not (b.limits.attack_once or b.limits.defend_once):
+        if ps.clean is False and not (b.limits.attack_once or b.limits.defend_once or b.limits.classes):
             continue
         if not ps.movers_attack and not movers:
             continue                          # no unit of the attacking side moved: the same readings again
@@ -1299,7 +1313,7 @@ def _twice(b: _Battle, h: str, tie: str, certain: tuple, best: Optional[Candidat
     earlier; the hex, tied for certain, was attacked earlier), or because only a reading breaking one fits."""
     lim = b.limits
     out = list(_breaks(b, h, certain)) if tie == "certain" else [
-        x for x in _breaks(b, h, certain) if x[0] == "attack_once"]
+        x for x in _breaks(b, h, certain) if x[0] in ("attack_once", "attack_class")]
     if best is not None and best.rank == LIMIT:
         out += [x for x in best.breaks if x not in out]
     if not lim.defend_once:

@@ -167,6 +167,57 @@ def unit_attacks_twice(v) -> Optional[Verdict]:
     return found(*out)
 
 
+@rule("HF1515", "class-may-not-attack-in-phase", "error",
+      "only the movement classes the phase names attack in it; take the unit out of the battle", events=(DieRoll,))
+def class_may_not_attack_in_phase(v) -> Optional[Verdict]:
+    """A unit of a movement class the combat phase does not let attack, attacks in it.
+
+    ## What it checks
+    In a combat phase whose `attackers` names only some movement classes, and which the turn marker or a
+    chat names, a combat roll's battle whose attackers include a unit of another class: for certain (it
+    lost a step or moved after the roll, or it was the only unit of its side next to the hex the roll is
+    tied to for certain), or because no reading of the battle without it fits. A unit whose class the tree
+    does not give may attack.
+    ## Why
+    Aachen 4.1: "Mobile Combat Phase: Only mobile units can attack this phase."
+    ## Reads
+    `sequence_of_play[].attackers` (`classes`, `rule`), the units' movement classes, as HF1501.
+    ## Violation
+    Aachen: in the US Mobile Combat Phase, the 3-3-7 infantry (leg) alone next to the German 1-1-7, which
+    is eliminated after the roll.
+    ## Near miss
+    The same battle in the US Combat Phase; or a 2-2-12 mechanized infantry (mobile) attacking in the Mobile
+    Combat Phase.
+    """
+    out = []
+    for pieces in _twice(v, "attack_class"):
+        here = v.battle.battle.hex if v.battle.battle else None
+        names = ", ".join(f"{_label(v, p)} ({_class_of(v, p)})" for p in pieces)
+        certain = v.battle.battle is not None and set(pieces) <= set(v.battle.battle.attackers)
+        who = names if certain else f"a unit of a class that may not attack (no reading of the battle without one fits; the cheapest: {names})"
+        out.append(Finding(message=f"{who} attacks {here} in the {v.tracker.name(v.tracker.current())} (roll "
+                                   f"{v.event.total} at step {v.step.index}), in which only "
+                                   f"{', '.join(sorted(_phase_classes(v)))} units attack{_tie(v)}",
+                           hexes=tuple(h for h in (here,) if h), units=tuple(_label(v, p) for p in pieces),
+                           rule=_phase_classes_rule(v), side=v.battle.side))
+    return found(*out)
+
+
+def _class_of(v, piece: str) -> Optional[str]:
+    c = v.position.counter(piece)
+    return v.class_of(c) if c is not None else None
+
+
+def _phase_classes(v) -> tuple:
+    p = v.tracker.phase()
+    return p.attackers if p else ()
+
+
+def _phase_classes_rule(v) -> Optional[str]:
+    p = v.tracker.phase()
+    return p.attackers_rule if p else None
+
+
 @rule("HF1504", "hex-attacked-twice", "error",
       "a hex is attacked at most once in a combat phase; one roll per defending hex", events=(DieRoll,))
 def hex_attacked_twice(v) -> Optional[Verdict]:

@@ -18,7 +18,7 @@ from .ledger import Entry, Leg, Removal, Roll, drop, put
 from .movement import MoveReading, splits_in_two
 from .order import keep_order
 from .lookahead import steps_after
-from .scenario import control_after, is_play, past_last_turn
+from .scenario import at_setup, control_after, is_play, past_last_turn
 from .stacking import still_open
 
 
@@ -87,6 +87,16 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
     """How the event is read, and (for a move) the phase it falls in and as what; the phase that reading
     forces begins (the one before it ends), and a move or an entry in a movement phase joins its leg."""
     if is_map_move(ev):
+        if _placed_again(r, ev):
+            r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex}: a reinforcement placed "
+                                 "on the map in this phase, in which no unit moves, dragged again: read as its "
+                                 "placement")
+            return "other", None
+        slot = _set_up_within(r, ev)
+        if slot is not None:
+            r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex}, within its set-up "
+                                 f"location {slot} before the log names a phase: read as its set-up placement")
+            return "other", None
         reading = _phase_of(r, step, r.look.side_of(ev.counter), r.look.class_of(ev.counter), "move")
         if reading is None:
             kind = _before_combat(r, ev)
@@ -107,11 +117,35 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
     return "other", None
 
 
+def _set_up_within(r: "Replay", ev: Moved) -> Optional[str]:
+    """A unit's first drag of the log, from a hex of its set-up location to another, before the log's first
+    chat or marker names a phase, in a log that begins at the set-up: the players still setting up (a module
+    piles a set-up area's units on one of its hexes: Aachen 14.0). Its set-up location as printed, else None."""
+    mt, t = r.facts.start_match, r.tracker
+    if mt is None or r.facts.previous is not None or t.announced_at not in (None, 0) or \
+            ev.counter.piece in r.ledger.entered or ev.counter.piece in r.ledger.legs:
+        return None
+    slot = next((s for c, _, s in mt.pairs if c.piece == ev.counter.piece), None)
+    if slot is None or slot.exact or not slot.hexes or ev.src.hex not in slot.hexes or ev.dst.hex not in slot.hexes \
+            or not at_setup(r.game, mt.scenario, r.record):
+        return None
+    return slot.location
+
+
+def _placed_again(r: "Replay", ev: Moved) -> bool:
+    """A reinforcement that came onto the map in this phase, one in which no unit moves (a placement
+    phase), dragged again: the player still placing it (Ardennes II 2.2, its stack dropped, then spread)."""
+    p, led, piece = r.tracker.phase(), r.ledger, ev.counter.piece
+    return p is not None and p.moves is None and not p.combat and piece in led.arrived_by \
+        and led.entered.get(piece, -1) > led.phase_end_step
+
+
 def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
     """The drag may be a retreat before combat (the defender's choice instead of a roll, where the rules
     give it: `rules.combat.retreat_before_combat`), or the attacker's advance into the hex it left: in a
     combat phase (or a movement phase, where overruns give the same choice), a unit of the other side
-    than the phase's dragged from next to its enemy (or on from such a retreat), or one of the phase's
+    than the phase's dragged from next to its enemy or from a hex it shares with one (an overrun's attacker
+    dragged into the defender's hex) (or on from such a retreat), or one of the phase's
     side dragged from a hex such a retreat left this phase, or next to one: "retreat" or "advance" (None:
     neither). The retreat is kept."""
     rbc = r.game.rules.combat.retreat_before_combat
@@ -121,8 +155,9 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
     piece, src, side = ev.counter.piece, ev.src.hex, r.look.side_of(ev.counter)
     withdrawn = r.ledger.withdrawn
     if side is not None and side != p.side:
-        if piece not in withdrawn and not any(n in r.look.enemies(r.position, side) for n in r.look.grid.neighbours(src)):
-            return None
+        held = r.look.enemies(r.position, side)
+        if piece not in withdrawn and src not in held and not any(n in held for n in r.look.grid.neighbours(src)):
+            return None                        # (an overrun's attacker may stand in the defender's hex)
         r.ledger = r.ledger.with_(withdrawn=put(withdrawn, piece, withdrawn.get(piece, src)))
         return "retreat"
     left = set(withdrawn.values())
@@ -196,7 +231,28 @@ def _move_reading(r: "Replay", step: Step, ev, read_as: str) -> Optional[MoveRea
         return None
     side, cls = r.look.side_of(ev.counter), r.look.class_of(ev.counter)
     return MoveReading(r.look, r.facts.in_play, r.position, ev.counter, leg, r.facts.zoc_reading[0],
-                       splits_in_two(r.tracker, leg, side, cls), _leaves(r, step))
+                       splits_in_two(r.tracker, leg, side, cls), _leaves(r, step), _overruns(r, step))
+
+
+def _overruns(r: "Replay", step: Step):
+    """Where the phase's moves may be overruns (`retreat_before_combat.overrun`, a phase with moves and
+    combat): (the rule, a look-up of the step at which one of some pieces leaves a hex before the phase
+    ends); else None."""
+    rbc, p = r.game.rules.combat.retreat_before_combat, r.tracker.phase()
+    if rbc is None or rbc.overrun is None or p is None or not (p.moves and p.combat):
+        return None
+
+    def leaves(dst: str, pieces: set) -> Optional[int]:
+        for s in steps_after(r.record, step):
+            for e in s.events:
+                if isinstance(e, TurnChanged) or (isinstance(e, Chat) and r.tracker.match_announcement(e.text)
+                                                  is not None):
+                    return None                    # the phase ends
+                if getattr(e, "counter", None) is not None and e.counter.piece in pieces:
+                    if isinstance(e, Removed) or (isinstance(e, Moved) and e.dst.hex != dst):
+                        return s.index
+        return None
+    return rbc.overrun, leaves
 
 
 def _leaves(r: "Replay", step: Step):

@@ -76,14 +76,16 @@ class MoveReading:
     movement factor, TEC costs for the class); `barred`: (hex, TEC row) where a drag ended in terrain
     prohibited to the class, else None; `cost`: the leg's cost with nothing blocked."""
     __slots__ = ("look", "in_play", "position", "c", "side", "ma", "costs", "leg", "judgeable", "barred", "cost",
-                 "_enemy", "_zoc", "_fault", "zoc_level", "splittable", "_leaves", "_left", "zoc_cost", "zoc_free")
+                 "_enemy", "_zoc", "_fault", "zoc_level", "splittable", "_leaves", "_left", "zoc_cost", "zoc_free",
+                 "overruns")
 
-    def __init__(self, look, in_play, position, c, leg: Leg, zoc_level: str, splittable, leaves):
+    def __init__(self, look, in_play, position, c, leg: Leg, zoc_level: str, splittable, leaves, overruns=None):
         self.look, self.in_play, self.position, self.c, self.leg = look, in_play, position, c, leg
         self.side, self.ma, self.costs = look.side_of(c), look.allowance(c), look.class_costs(c)
         self.zoc_level, self.splittable, self._leaves, self._left = zoc_level, splittable, leaves, False
         self.zoc_cost = _zoc_cost(look, c)
         self.zoc_free = _zoc_free(look, c)
+        self.overruns = overruns                # (rule, leaves-in-phase look-up) where moves may be overruns
         self.judgeable = self.ma is not None and self.costs.cheapest is not None
         self.barred = prohibited_end(look, self.costs, leg)
         self.cost: Optional[LegCost] = leg_cost(look, in_play, leg, self.costs) if self.judgeable else None
@@ -91,11 +93,15 @@ class MoveReading:
         self._fault: object = False
 
     def enemy(self) -> frozenset:
-        """The hexes enemy units hold, but the one this drag ends in (HF1202 judges entering it)."""
+        """The hexes enemy units hold, but the one this drag ends in (HF1202 judges entering it) and, where
+        the phase's moves may be overruns, those an earlier drag of the leg ended in (HF1202 judged each
+        such drop: an overrun's, or a fault)."""
         if self._enemy is None:
             dst = self.leg.ends[-1]
             held = self.look.enemy_hexes(self.position, self.side)
             self._enemy = held.difference((dst,)) if dst in held else held
+            if self.overruns and not self._enemy.isdisjoint(self.leg.ends[:-1]):
+                self._enemy = self._enemy.difference(self.leg.ends[:-1])
         return self._enemy
 
     def zoc(self) -> frozenset:
@@ -106,6 +112,21 @@ class MoveReading:
     def onto(self) -> tuple:
         """The enemy units in the hex this drag ends in."""
         return self.look.enemies(self.position, self.side).get(self.leg.ends[-1], ())
+
+    def overrun(self) -> Optional[tuple[str, int, bool]]:
+        """A drag into an enemy-held hex read as an overrun's (the attacker enters the defender's hex, where
+        the phase's moves may be overruns): (its rule, the step the defender or this unit leaves the hex before
+        the phase ends, whether it is the defender), else None."""
+        held = self.onto() if self.overruns else ()
+        if not held:
+            return None
+        rule, leaves = self.overruns
+        dst = self.leg.ends[-1]
+        gone = leaves(dst, {h.piece for h in held})
+        if gone is not None:
+            return rule, gone, True
+        back = leaves(dst, {self.c.piece})
+        return (rule, back, False) if back is not None else None
 
     @property
     def enemy_leaves(self) -> Optional[int]:
@@ -167,7 +188,7 @@ class MoveReading:
             return ZOC if self.zoc_cost is None and self.stopped() else None
         if not self.within(self.cost):
             return WRONG_ENTRY if self.beyond_entry() and self.nearer_another_area() else ALLOWANCE
-        if self.onto() and not self.enemy_leaves:
+        if self.onto() and not self.enemy_leaves and self.overrun() is None:
             return ONTO_ENEMY
         enemy = self.enemy()
         if not self.free_way_avoids(enemy) and not self.within(self.costed(blocked=enemy) if enemy else self.cost):
@@ -491,7 +512,9 @@ def move_onto_enemy(v) -> Optional[Verdict]:
     ## What it checks
     In a movement phase, a drag (or a reinforcement's entry) ends in a hex held by units of another
     side. Where the enemy leaves that hex later in the same turn (an overrun, a combat result the log
-    applied late), a warning instead.
+    applied late), a warning instead; where the phase's moves may be overruns
+    (`rules.combat.retreat_before_combat.overrun`, a phase with moves and combat) and the defender or the
+    unit leaves the hex before the phase ends, a note (the overrun's attacker entered the defender's hex).
     ## Why
     A unit may move through friendly units but may never enter a hex holding an enemy unit (Meuse 4.4).
     ## Reads
@@ -500,7 +523,8 @@ def move_onto_enemy(v) -> Optional[Verdict]:
     Ardennes II: German 753rd VG Regiment dragged B27.51 -> B27.49, onto the US 2nd Division's
     9th Infantry.
     ## Near miss
-    The same unit dragged into B27.50, next to the US unit (a ZOC hex, where it must stop).
+    The same unit dragged into B27.50, next to the US unit (a ZOC hex, where it must stop); a German unit
+    dragged onto a US unit in the Movement & Barrage Phase (an overrun, 3.3) that retreats before combat.
     """
     mv = v.move
     if mv is None:
@@ -510,6 +534,11 @@ def move_onto_enemy(v) -> Optional[Verdict]:
         return None
     ev = v.event
     names = ", ".join(f"{v.side_name(v.side_of(h))} {v.label(h)}" for h in held)
+    over = mv.overrun()
+    if over is not None:                       # an overrun's attacker in the defender's hex: legal
+        rule, at, theirs = over
+        return partly(f"{v.label(ev.counter)} dragged into {mv.leg.ends[-1]}, held by {names}, is read as an "
+                      f"overrun ({rule}): {'the defender' if theirs else 'the unit'} leaves the hex at step {at}")
     left = mv.enemy_leaves
     tail = f"; the enemy left the hex at step {left} (an overrun or a combat result?)" if left else ""
     src = ev.src if isinstance(ev, Moved) else "off the map"

@@ -45,12 +45,12 @@ def unmarked(v, position: Position, h: str, units, state: str) -> int:
 
 def inherited(v, units) -> bool:
     """The stack is (part of) one stack the start position already held over the limit, still in its
-    hex or moved there as one stack: the set-up's doing, not the players' (HF1005 reports it)."""
+    hex, none of it moved: the set-up's doing, not the players' (HF1005 reports it). Once a player drags
+    it (all of it at once, as VASSAL drags a stack), where it ends is theirs."""
     homes = {v.facts.start_over.get(c.piece) for c in units}
     if len(homes) != 1 or None in homes:
         return False
-    moved = {v.ledger.entered.get(c.piece) for c in units}
-    return moved == {None} or (len(moved) == 1 and None not in moved)
+    return all(c.piece not in v.ledger.entered for c in units)
 
 
 def formed_at(v, units) -> Optional[int]:
@@ -207,6 +207,8 @@ def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Findin
     made = _made_stacks(v, position, at_log_end) if rules else []
     for mx in rules:
         for (h, side), units in made:
+            if mx.not_in_entry_areas:
+                units = [c for c in units if not _in_entry_area(v, c, h)]
             if not _may_mix(v.game, mx, units):
                 continue                           # one nationality or formation: nothing to part
             stack = Position.of((c, position.where(c.piece)) for c in units)
@@ -225,6 +227,16 @@ def _mixing_findings(v, position: Position, at_log_end: bool) -> Iterator[Findin
                                               f"the rules make them {mx.penalty.upper()}, and they are not all marked so",
                                       hexes=(h,), units=names, rule=mx.rule, severity="warning", side=side,
                                       help=f"mark the stack {mx.penalty.upper()} at the end of the phase, or separate it")
+
+
+def _in_entry_area(v, c, h: str) -> bool:
+    """A reinforcement that entered during the log, in its entry area (the area of the line it entered by;
+    where that area's hexes are not printed, any hex may be in it)."""
+    key = v.ledger.arrived_by.get(c.piece)
+    if key is None:
+        return False
+    line = next((e for e in v.facts.arrival_lines_of.get(c.unit, ()) if e.key == key), None)
+    return line is None or line.hexes is None or h in line.hexes
 
 
 def _may_mix(game, mx, units) -> bool:
@@ -259,13 +271,16 @@ def mixing_at_phase_end(v) -> Optional[Verdict]:
     (`nationalities-apart`), or units of several formations share one without the state the rules give
     them (`divisional-integrity`, a warning). Where the rule lets a retreat force them together
     (`by_retreat`), a mix a retreat or an advance may have made is judged only from the end of their
-    side's next movement phase, their first opportunity to part.
+    side's next movement phase, their first opportunity to part. Where the rule spares reinforcements in
+    their entry areas (`not_in_entry_areas`), a unit that entered during the log and stands in its line's
+    entry area (any hex, where the area's hexes are not printed) is left out.
     ## Why
     Some rules keep nationalities apart or make mixed formations pay a penalty (Ardennes II, Bulge); Bulge
-    19.1.5 lets a retreat stack US and UK units until they can separate.
+    19.1.5 lets a retreat stack US and UK units until they can separate; Ardennes II 3.1 "Divisional
+    Integrity does not apply to Reinforcements in their Entry Areas".
     ## Reads
-    `rules.mixing` (kind, nationalities, penalty, except_state, by_retreat), the units' nationality and
-    formation.
+    `rules.mixing` (kind, nationalities, penalty, except_state, by_retreat, not_in_entry_areas), the units'
+    nationality and formation, the orders of arrival.
     ## Violation
     Ardennes II: a German and a US-allied unit of nationalities kept apart end a phase in one hex.
     ## Near miss

@@ -94,6 +94,8 @@ class Phase:
                                               # retreat (a bombardment's): the rule that says so
     not_on_turns: tuple[str, ...] = ()        # turns the phase is left out of (nothing moves or fights in it)
     not_on_turns_rule: Optional[str] = None
+    attackers: tuple[str, ...] = ()           # the movement classes that may attack in it (): every class)
+    attackers_rule: Optional[str] = None
 
 
 @frozen
@@ -146,6 +148,7 @@ class MixingRule:
     rule: Optional[str]
     loc: Loc = NOWHERE
     by_retreat: Optional[str] = None          # the rule letting a retreat force them together until they can part
+    not_in_entry_areas: Optional[str] = None  # the rule exempting reinforcements in their entry areas
 
 
 @frozen

@@ -213,13 +213,15 @@ def _phase(p) -> Phase:
                  arrivals=p.get("arrivals") is not None, arrivals_rule=(p.get("arrivals") or {}).get("rule"),
                  retreats_rule=(p.get("retreats") or {}).get("rule"),
                  not_on_turns=_t((p.get("not_on_turns") or {}).get("turns")),
-                 not_on_turns_rule=(p.get("not_on_turns") or {}).get("rule"))
+                 not_on_turns_rule=(p.get("not_on_turns") or {}).get("rule"),
+                 attackers=_t((p.get("attackers") or {}).get("classes")),
+                 attackers_rule=(p.get("attackers") or {}).get("rule"))
 
 
 def _mixing_rule(m) -> MixingRule:
     return MixingRule(kind=m["kind"], nationalities=_t(m.get("nationalities")), penalty=m.get("penalty"),
                       except_state=m.get("except_state"), severity=m.get("severity"), rule=m.get("rule"), loc=_loc(m),
-                      by_retreat=_limit(m.get("by_retreat")))
+                      by_retreat=_limit(m.get("by_retreat")), not_in_entry_areas=_limit(m.get("not_in_entry_areas")))
 
 
 def _retreat_before_combat(m) -> Optional[RetreatBeforeCombat]:

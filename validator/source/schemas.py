@@ -152,7 +152,9 @@ GAME = _obj(
                                                    "retreat (a bombardment's result): their drags are read as "
                                                    "retreats"},
         not_on_turns={**_obj(["turns", "rule"], turns={**_strs, "minItems": 1}),
-                      "description": "turns the phase is left out of: no unit moves or fights in it then"})},
+                      "description": "turns the phase is left out of: no unit moves or fights in it then"},
+        attackers={**_obj(["classes", "rule"], classes={**_strs, "minItems": 1}),
+                   "description": "the movement classes that may attack in the phase (the others may not)"})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
@@ -166,7 +168,9 @@ GAME = _obj(
             ["kind"], kind={"enum": ["divisional-integrity", "nationalities-apart"]},
             nationalities=_strs, penalty=_sn, except_state=_sn, severity={"enum": ["error", "warning"]},
             by_retreat={**_obj(), "description": "a retreat may force them together; they must part at the first "
-                                                 "opportunity (the end of their side's next movement phase)"})},
+                                                 "opportunity (the end of their side's next movement phase)"},
+            not_in_entry_areas={**_obj(), "description": "the rule does not apply to reinforcements in their "
+                                                         "entry areas"})},
         zoc=_obj(model={"enum": ["standard", "none", "bonds", None]},
                  post_min_steps={"type": "integer", "minimum": 1}, post_spacing={"type": "integer", "minimum": 1},
                  max_bonds_per_post={"type": "integer", "minimum": 1},
