@@ -8,6 +8,8 @@ position changes. Rules never keep anything; these functions are the only writer
 """
 from __future__ import annotations
 
+import re
+
 from typing import Mapping, Optional
 
 from ..records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
@@ -25,16 +27,26 @@ from .stacking import still_open
 def read_event(r: "Replay", step: Step, ev) -> None:
     _READ.get(type(ev), _piece)(r, step, ev)
     if r.ledger.played_after_end is None and is_play(r.look.game, ev) and \
-            past_last_turn(r.look.game, r.facts.scenario, r.ledger.turn):
+            (r.ledger.game_over_at is not None or past_last_turn(r.look.game, r.facts.scenario, r.ledger.turn)):
         r.ledger = r.ledger.with_(played_after_end=step.index)
 
 
 # -- the turn, the chat, the dice --
 def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
-    """The turn marker moved: the phase ends, the new turn (and phase) begin. Read as the turn it leaves."""
+    """The turn marker moved: the phase ends, the new turn (and phase) begin. Read as the turn it leaves.
+    Where it names the turn and phase a chat line already announced, it catches up: nothing ends."""
+    if _catches_up(r, ev):
+        r.tracker.recorded_at = step.index
+        r.note_step(step)
+        return
     keep_phase_end(r, step)
     left, was = r.ledger.turn, r.tracker.current()
     turn = ev.turn or r.ledger.turn
+    if _goes_round(r, turn):              # VASSAL's turn track wraps to its first turn after its last
+        r.ledger = r.ledger.with_(game_over_at=step.index)
+        r.partly(step.index, f"the turn marker goes round from turn {left}, the turn track's last, to turn {turn}: "
+                             "read as the game's end")
+        turn = left
     rolled = r.tracker.rolled_here
     r.tracker.reset(ev.phase, step.index, ev.turn)
     now = r.tracker.current()
@@ -50,17 +62,56 @@ def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
     run(r, "event", step, ev, reading=left)
 
 
+def _goes_round(r: "Replay", turn: Optional[str]) -> bool:
+    """The marker goes from the turn track's last turn to an earlier one (a module's track wraps round)."""
+    ids = [t.id for t in r.game.turns]
+    return r.ledger.game_over_at is None and bool(ids) and r.ledger.turn == ids[-1] and turn in ids \
+        and ids.index(turn) < len(ids) - 1
+
+
+def _catches_up(r: "Replay", ev: TurnChanged) -> bool:
+    t, p = r.tracker, r.tracker.phase()
+    return p is not None and ev.phase == p.id and (ev.turn or r.ledger.turn) == r.ledger.turn and \
+        t.announced_at is not None and t.recorded_at is None
+
+
 def _chat(r: "Replay", step: Step, ev: Chat) -> None:
     i = r.tracker.match_announcement(ev.text)
     if i is None:
         return
     now = r.tracker.current()
+    turn = _next_turn_named(r, ev.text, i)
+    if turn is not None:                  # the chat begins the next turn (3.2: the phases go round in order)
+        _turn(r, step, TurnChanged(turn, r.tracker.phases[i].id))
+        r.tracker.recorded_at = None      # announced, not recorded: the marker may catch up later
+        r.partly(step.index, f"the chat begins turn {turn} ({r.tracker.name(i)}); the turn marker did not move")
+        return
     if now is not None and i > now:
         keep_phase_end(r, step)
     if r.tracker.announce(i, step.index):
         r.note_step(step)
     else:
         r.partly(step.index, f"the chat names the {r.tracker.name(i)}, which the events had passed")
+
+
+_TURN_WORDS = re.compile(r"\b(?:game\s+turn|turn|gt)\s*#?\s*(\d+(?:\s*[ap]\.?m\.?)?)", re.IGNORECASE)
+
+
+def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
+    """The turn a phase-announcing chat line begins, where it begins a later one: the turn it names ("Turn 2",
+    "GT 2"), where that is a later turn of the game; else, where it names none, the next turn, if the phase it
+    names comes before the one the players last announced (or the marker recorded): the phases go round."""
+    game, t, now = r.game, r.tracker, r.tracker.current()
+    ids = [x.id for x in game.turns]
+    here = ids.index(r.ledger.turn) if r.ledger.turn in ids else None
+    m = _TURN_WORDS.search(text)
+    if m:
+        named = re.sub(r"[\s.]", "", m.group(1)).upper()
+        hit = next((k for k, x in enumerate(ids) if re.sub(r"\s", "", x).upper() == named), None)
+        return ids[hit] if hit is not None and here is not None and hit > here else None
+    if now is None or i >= now or t.announced_at is None or here is None or here + 1 >= len(ids):
+        return None
+    return ids[here + 1]
 
 
 def _roll(r: "Replay", step: Step, ev: DieRoll) -> None:
@@ -285,7 +336,7 @@ def _keep_piece(r: "Replay", v) -> None:
             kept["arrivals_used"], kept["arrived_by"] = back
             kept["legs"] = drop(led.legs, piece)
         to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
-        if to is not None:
+        if to is not None and led.game_over_at is None:        # after the game's end nothing takes a hex
             kept["control"] = control_after(v, ev.counter, to)
     elif isinstance(ev, Removed):
         kept["removed"] = put(led.removed, piece, Removal(step.index, ev.counter, ev.where))

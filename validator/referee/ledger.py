@@ -140,6 +140,7 @@ class Ledger:
     rolls: tuple[Roll, ...] = ()
     phase_end_step: int = 0
     played_after_end: Optional[int] = None                            # the step of the first play after the last turn
+    game_over_at: Optional[int] = None                                # the step the marker went round past the track's end
     phase_legs: Mapping[int, Mapping[str, Leg]] = field(default_factory=dict)  # this turn: phase -> its legs, once over
     withdrawn: Mapping[str, str] = field(default_factory=dict)        # this phase: piece retreating before combat -> its hex then
     retreated: Mapping[str, int] = field(default_factory=dict)        # piece -> the step a retreat or advance took it to its hex

@@ -200,7 +200,10 @@ def standing(v) -> Optional[Standing]:
 
 
 def _log_reaches_end(v) -> bool:
-    """The log goes past the end of the scenario's last turn (a later turn began)."""
+    """The log goes past the end of the scenario's last turn (a later turn began, or the marker went round
+    from the track's last turn, the scenario's)."""
+    if v.ledger.game_over_at is not None:
+        return v.scenario.last_turn is None or v.scenario.last_turn == v.ledger.turn
     return past_last_turn(v.game, v.scenario, v.ledger.turn)
 
 
@@ -247,14 +250,17 @@ def play_after_last_turn(v) -> Optional[Verdict]:
     """
     if v.scenario is None or v.ledger.played_after_end is not None or not is_play(v.game, v.event):
         return None
-    if not past_last_turn(v.game, v.scenario, v.ledger.turn):
+    over = v.ledger.game_over_at
+    if over is None and not past_last_turn(v.game, v.scenario, v.ledger.turn):
         return None
     ev = v.event
     c = getattr(ev, "counter", None)
     name = v.look.label(c) if c is not None else ""
     what = {Moved: f"{name} moves", Placed: f"{name} enters", Removed: f"{name} is removed",
             StateChanged: f"{name} changes state"}.get(type(ev), "the dice are rolled")
-    return found(Finding(message=f"{what} in turn {v.ledger.turn}, after scenario {v.scenario.id}'s last turn "
+    when = (f"after the turn marker went round at step {over} (the end of the turn track)" if over is not None
+            else f"in turn {v.ledger.turn}")
+    return found(Finding(message=f"{what} {when}, after scenario {v.scenario.id}'s last turn "
                                  f"{v.scenario.last_turn}: play after it does not count",
                          rule=v.scenario.rule, units=(name,) if name else (), hexes=_hexes_of(ev)))
 
