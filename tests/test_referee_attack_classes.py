@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from validator.positions.position import Where
+from validator.positions.position import Counter, Position, Where
 from validator.positions.scenario_position import starting_position
 from validator.records.record import DieRoll, GameRecord, Moved, Removed, Step, TurnChanged
 from validator.referee.audit import audit
@@ -57,3 +57,28 @@ def test_the_same_attack_in_the_combat_phase(aachen):
 
 def test_a_mobile_unit_attacks_in_the_mobile_combat_phase(aachen):
     assert _attack(aachen, MOBILE, "1824", "us-mobile-combat") == []
+
+
+# 4.1 "Mobile units that participated in an attack during the preceding Combat Phase cannot conduct attacks this
+# phase" (`not_if_attacked_in`): the red team's real log had it as a tree gap (only text)
+def _twice_in_a_turn(game, first_roll: bool) -> list[tuple]:
+    m, g = Counter("m", "us-3ad-mech-2-2-12", "us"), Counter("g", "de-inf-1-1-7", "german")
+    start = Position.of([(m, Where(hex="2125")), (g, Where(hex="2124"))])   # the mech alone next to the German
+    events = [TurnChanged("1", "us-combat")] + ([DieRoll("1d6", (3,), 3)] if first_roll else []) + [
+        TurnChanged("1", "us-mobile-movement"), TurnChanged("1", "us-mobile-combat"), DieRoll("1d6", (3,), 3)]
+    record = GameRecord("hand-built", None, None, start, "1", "us-bombardment",
+                        tuple(Step(i + 1, (e,)) for i, e in enumerate(events)))
+    a = audit(game, record, "aachen")
+    return [(f.code, f.step, f.rule, f.hexes, f.message) for f in a.findings if f.code in ("HF1503", "HF1516")]
+
+
+def test_a_mobile_unit_attacks_in_both_combat_phases(aachen):
+    assert _twice_in_a_turn(aachen, True) == [
+        ("HF1516", 5, "4.1", ("2124",),
+         "2-2-12 mechanized infantry attacked at step 2 in the US Combat Phase and attacks 2124 in the US Mobile "
+         "Combat Phase (roll 3 at step 5) (the roll is tied to the battle against 2124: certain, 2124 is the only "
+         "hex of a defending unit next to a unit of US)")]
+
+
+def test_a_mobile_unit_attacks_in_the_mobile_combat_phase_only(aachen):
+    assert _twice_in_a_turn(aachen, False) == []

@@ -154,7 +154,7 @@ def read_battle(v) -> Optional[BattleReading]:
     for i in phases or (None,):                # each side whose combat phase it may be, cheapest reading kept
         s = v.tracker.phases[i].side if i is not None else None
         here = judge_battle(v.game, v.position, s, v.event, tuple(e for _, e in after), v.step,
-                            tuple(n for n, _ in after), _with_classes(limits, v.tracker, i), stacks,
+                            tuple(n for n, _ in after), _with_classes(limits, v, i), stacks,
                             later_mover(v, i) if i is not None else None)
         if j is None or _CHEAPEST[here.verdict] < _CHEAPEST[j.verdict]:
             side, j = s, here
@@ -171,13 +171,31 @@ def read_battle(v) -> Optional[BattleReading]:
     return BattleReading(side, j, after, battle, limits, earlier, rerolled)
 
 
-def _with_classes(limits: Limits, tracker, i: Optional[int]) -> Limits:
-    """The limits with the movement classes that may attack in combat phase i (`attackers`), where the phase
-    is certain (the marker or a chat names it: inferred, the roll may be another combat phase's)."""
+def _attacked_in(ledger: Ledger, i: Optional[int], battle: Battle):
+    """The ledger's `attacked_in` with the battle's certain attackers added (phase i, this turn)."""
+    out = ledger.attacked_in if ledger.attacked_turn == ledger.turn else {}
+    for p in battle.attackers if i is not None else ():
+        out = put(out, p, {**out.get(p, {}), i: battle.step})
+    return out
+
+
+def _with_classes(limits: Limits, v, i: Optional[int]) -> Limits:
+    """The limits of combat phase i: the movement classes that may attack in it (`attackers`), and the units
+    that attacked in an earlier phase of the turn barring them from it (`not_if_attacked_in`), where the
+    phase is certain (the marker or a chat names it: inferred, the roll may be another combat phase's)."""
+    tracker = v.tracker
     p = tracker.phases[i] if i is not None else None
-    if p is None or not p.attackers or not tracker.pinned():
+    if p is None or not (p.attackers or p.not_if_attacked_in) or not tracker.pinned():
         return limits
-    return replace(limits, classes=frozenset(p.attackers), classes_rule=p.attackers_rule)
+    if p.attackers:
+        limits = replace(limits, classes=frozenset(p.attackers), classes_rule=p.attackers_rule)
+    bar = p.not_if_attacked_in
+    if bar is not None and v.ledger.attacked_turn == v.ledger.turn:
+        idx = {k for k, q in enumerate(tracker.phases) if q.id in bar.phases and k < i}
+        before = frozenset(piece for piece, m in v.ledger.attacked_in.items() if idx & set(m))
+        if before:
+            limits = replace(limits, before=before, before_rule=bar.rule)
+    return limits
 
 
 def _log_ends_at_roll(v) -> bool:
@@ -272,7 +290,8 @@ def keep_battle(ledger: Ledger, tracker, reading: BattleReading) -> Ledger:
         return ledger
     phase = (ledger.turn, tracker.current())
     battles = ledger.battles if ledger.battles_phase == phase else ()
-    out = ledger.with_(battles=battles + (reading.battle,), battles_phase=phase)
+    out = ledger.with_(battles=battles + (reading.battle,), battles_phase=phase,
+                       attacked_in=_attacked_in(ledger, tracker.current(), reading.battle), attacked_turn=ledger.turn)
     if reading.battle.rerolls is not None:
         out = out.with_(rerolled=put(ledger.rerolled, reading.battle.rerolls, reading.battle.step))
     return out

@@ -758,6 +758,8 @@ class Limits:
     one_hex: Optional[str] = None
     classes: frozenset = frozenset()          # the movement classes that may attack in the phase (empty: all)
     classes_rule: Optional[str] = None
+    before: frozenset = frozenset()           # pieces that attacked in an earlier phase barring them from this one
+    before_rule: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -857,6 +859,9 @@ def _breaks(b: _Battle, hex_id: str, attackers: Iterable[str]) -> tuple:
     barred = tuple(p for p in attackers if _class_barred(b, p)) if lim.classes else ()
     if barred:
         out.append(("attack_class", barred))
+    earlier = tuple(p for p in attackers if p in lim.before)
+    if earlier:
+        out.append(("attacked_before", earlier))
     return tuple(out)
 
 
@@ -884,7 +889,7 @@ def _judge_hex(b: _Battle, hex_id: str, tally: _Tally, ps: _Pass) -> None:
         if _breaks(b, hex_id, required):
             return
         optional = [p for p in optional if not (b.limits.attack_once and p in b.limits.attackers)
-                    and not (b.limits.classes and _class_barred(b, p))]
+                    and not (b.limits.classes and _class_barred(b, p)) and p not in b.limits.before]
     complete = any(ct.table.strengths.complete for ct in b.tables)
     if complete and len(optional) > MAX_SUBSET_ATTACKERS:
         tally.add(Candidate("", hex_id, tuple(adjacent), None, None, None, "", UNKNOWN,
@@ -1137,7 +1142,8 @@ def _search(b: _Battle, hex_id: str, legal_only: bool = False) -> _Tally:
     movers = any(x.moved and not x.removed and (c := b.position.counter(p)) is not None and side_of(b.game, c) == b.side
                  for p, x in b.losses.items())
     for ps in PASSES:
-        if ps.clean is False and not (b.limits.attack_once or b.limits.defend_once or b.limits.classes):
+        if ps.clean is False and not (b.limits.attack_once or b.limits.defend_once or b.limits.classes
+                                      or b.limits.before):
             continue
         if not ps.movers_attack and not movers:
             continue                          # no unit of the attacking side moved: the same readings again
@@ -1313,7 +1319,7 @@ def _twice(b: _Battle, h: str, tie: str, certain: tuple, best: Optional[Candidat
     earlier; the hex, tied for certain, was attacked earlier), or because only a reading breaking one fits."""
     lim = b.limits
     out = list(_breaks(b, h, certain)) if tie == "certain" else [
-        x for x in _breaks(b, h, certain) if x[0] in ("attack_once", "attack_class")]
+        x for x in _breaks(b, h, certain) if x[0] in ("attack_once", "attack_class", "attacked_before")]
     if best is not None and best.rank == LIMIT:
         out += [x for x in best.breaks if x not in out]
     if not lim.defend_once:

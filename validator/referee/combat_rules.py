@@ -203,6 +203,46 @@ def class_may_not_attack_in_phase(v) -> Optional[Verdict]:
     return found(*out)
 
 
+@rule("HF1516", "attacked-in-barring-phase", "error",
+      "a unit that attacked in the phases this one names may not attack in it; take it out of the battle",
+      events=(DieRoll,))
+def attacked_in_barring_phase(v) -> Optional[Verdict]:
+    """A unit attacks in a combat phase after attacking in an earlier phase of the turn that bars it.
+
+    ## What it checks
+    In a combat phase with `not_if_attacked_in` (units that attacked in the phases it names, earlier in the
+    turn, may not attack in it), which the turn marker or a chat names, a roll's battle whose attackers
+    include a unit that attacked for certain in such a phase (it lost a step, retreated or advanced after
+    that roll, or was the only unit of its side next to the hex it was tied to for certain): for certain in
+    this one too, or because no reading of this battle without it fits.
+    ## Why
+    Aachen 4.1: "Mobile units that participated in an attack during the preceding Combat Phase cannot
+    conduct attacks this phase" (the Mobile Combat Phase); 8.2.
+    ## Reads
+    `sequence_of_play[].not_if_attacked_in` (`phases`, `rule`), the ledger's attacks of the turn, as HF1501.
+    ## Violation
+    Aachen: the US 2-2-12 mechanized infantry, alone next to a German unit, attacks it in the US Combat
+    Phase and again in the US Mobile Combat Phase.
+    ## Near miss
+    The same unit attacking only in the Mobile Combat Phase, or in the Combat Phases of two turns.
+    """
+    out = []
+    p = v.tracker.phase()
+    bar = p.not_if_attacked_in if p is not None else None
+    for pieces in _twice(v, "attacked_before"):
+        here = v.battle.battle.hex if v.battle.battle else None
+        names = ", ".join(_label(v, x) for x in pieces)
+        before = sorted({(s, k) for x in pieces for k, s in v.ledger.attacked_in.get(x, {}).items()
+                         if bar is not None and v.tracker.phases[k].id in bar.phases})
+        when = "; ".join(f"at step {s} in the {v.tracker.name(k)}" for s, k in before) or "earlier this turn"
+        out.append(Finding(message=f"{names} attacked {when} and attacks {here} in the "
+                                   f"{v.tracker.name(v.tracker.current())} (roll {v.event.total} at step "
+                                   f"{v.step.index}){_tie(v)}",
+                           hexes=tuple(h for h in (here,) if h), units=tuple(_label(v, x) for x in pieces),
+                           rule=bar.rule if bar else None, side=v.battle.side))
+    return found(*out)
+
+
 def _class_of(v, piece: str) -> Optional[str]:
     c = v.position.counter(piece)
     return v.class_of(c) if c is not None else None

@@ -46,7 +46,8 @@ def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
         r.ledger = r.ledger.with_(game_over_at=step.index)
         r.partly(step.index, f"the turn marker goes round from turn {left}, the turn track's last, to turn {turn}: "
                              "read as the game's end")
-        turn = left
+    if r.ledger.game_over_at is not None:
+        turn = left                       # the game is over: the marker moving on starts no turn
     rolled = r.tracker.rolled_here
     r.tracker.reset(ev.phase, step.index, ev.turn)
     now = r.tracker.current()

@@ -141,6 +141,8 @@ class Ledger:
     phase_end_step: int = 0
     played_after_end: Optional[int] = None                            # the step of the first play after the last turn
     game_over_at: Optional[int] = None                                # the step the marker went round past the track's end
+    attacked_in: Mapping[str, Mapping[int, int]] = field(default_factory=dict)  # this turn: piece -> phase -> roll step
+    attacked_turn: Optional[str] = None                               # the turn `attacked_in` is for
     phase_legs: Mapping[int, Mapping[str, Leg]] = field(default_factory=dict)  # this turn: phase -> its legs, once over
     withdrawn: Mapping[str, str] = field(default_factory=dict)        # this phase: piece retreating before combat -> its hex then
     retreated: Mapping[str, int] = field(default_factory=dict)        # piece -> the step a retreat or advance took it to its hex
@@ -205,6 +207,7 @@ def carried_over(led: Ledger) -> Ledger:
     phase = led.rolls[-1].phase if led.rolls else None            # the rolls of the phase that goes on
     return Ledger(turn=led.turn, legs=legs, moved_turn=led.moved_turn,
                   moved_in={p: {i: 0 for i in m} for p, m in led.moved_in.items()},
+                  attacked_in={p: {i: 0 for i in m} for p, m in led.attacked_in.items()}, attacked_turn=led.attacked_turn,
                   battles=battles, battles_phase=led.battles_phase,
                   rolls=tuple(r._replace(step=0) for r in led.rolls if r.phase == phase),
                   arrivals_used=led.arrivals_used, arrived_by=led.arrived_by, withdrawn=led.withdrawn,

@@ -202,9 +202,7 @@ def standing(v) -> Optional[Standing]:
 def _log_reaches_end(v) -> bool:
     """The log goes past the end of the scenario's last turn (a later turn began, or the marker went round
     from the track's last turn, the scenario's)."""
-    if v.ledger.game_over_at is not None:
-        return v.scenario.last_turn is None or v.scenario.last_turn == v.ledger.turn
-    return past_last_turn(v.game, v.scenario, v.ledger.turn)
+    return v.ledger.game_over_at is not None or past_last_turn(v.game, v.scenario, v.ledger.turn)
 
 
 def _standing_text(v, terms, points: dict, decided: bool, winner: Optional[str]) -> str:

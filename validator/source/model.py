@@ -96,6 +96,7 @@ class Phase:
     not_on_turns_rule: Optional[str] = None
     attackers: tuple[str, ...] = ()           # the movement classes that may attack in it (): every class)
     attackers_rule: Optional[str] = None
+    not_if_attacked_in: Optional[NotIfMovedIn] = None   # units that attacked in these earlier phases may not here
 
 
 @frozen

@@ -215,6 +215,7 @@ def _phase(p) -> Phase:
                  not_on_turns=_t((p.get("not_on_turns") or {}).get("turns")),
                  not_on_turns_rule=(p.get("not_on_turns") or {}).get("rule"),
                  attackers=_t((p.get("attackers") or {}).get("classes")),
+                 not_if_attacked_in=_not_if_moved_in(p.get("not_if_attacked_in")),
                  attackers_rule=(p.get("attackers") or {}).get("rule"))
 
 

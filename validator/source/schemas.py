@@ -154,7 +154,10 @@ GAME = _obj(
         not_on_turns={**_obj(["turns", "rule"], turns={**_strs, "minItems": 1}),
                       "description": "turns the phase is left out of: no unit moves or fights in it then"},
         attackers={**_obj(["classes", "rule"], classes={**_strs, "minItems": 1}),
-                   "description": "the movement classes that may attack in the phase (the others may not)"})},
+                   "description": "the movement classes that may attack in the phase (the others may not)"},
+        not_if_attacked_in={**_obj(["phases", "rule"], phases={**_strs, "minItems": 1}),
+                            "description": "units that attacked in these earlier phases of the turn may not attack "
+                                           "in this one"})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
