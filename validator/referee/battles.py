@@ -269,9 +269,10 @@ def outside_losses(v, after: tuple) -> tuple:
     the phase recorded by the turn marker):
     what a roll outside the combat phases would have settled. A unit's first drag only."""
     out, moved = [], set()
-    # a drag counts only where the turn marker records the phase: after a chat, the game may have gone on
-    # to the other side's combat phase unannounced, where its units advance
-    phase = v.tracker.phase() if v.tracker.recorded_at is not None else None
+    # a drag counts only where the turn marker records the phase, and the phase comes after its side's combat
+    # phase (an exploitation): after a chat the game may have gone on to the other side's combat phase
+    # unannounced, where its units advance; before the combat phase, the marker may lag behind it
+    phase = v.tracker.phase() if v.tracker.recorded_at is not None and _after_own_combat(v.tracker) else None
     for n, e in after:
         if isinstance(e, Removed) and e.counter.kind == "unit":
             out.append((n, e.counter, "eliminated"))
@@ -282,6 +283,12 @@ def outside_losses(v, after: tuple) -> tuple:
             moved.add(e.counter.piece)
             out.append((n, e.counter, f"dragged {e.src.hex} -> {e.dst.hex} (a retreat)"))
     return tuple(out)
+
+
+def _after_own_combat(tracker) -> bool:
+    """A combat phase of the current phase's side comes before it in the turn."""
+    i, p = tracker.current(), tracker.phase()
+    return i is not None and p is not None and any(q.combat and q.side == p.side for q in tracker.phases[:i])
 
 
 def keep_battle(ledger: Ledger, tracker, reading: BattleReading) -> Ledger:

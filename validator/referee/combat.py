@@ -138,8 +138,9 @@ class Loss:
 
 def observed_losses(position: Position, events: Iterable[Event],
                     steps: Optional[Sequence[int]] = None) -> dict[str, Loss]:
-    """Per piece of the position the events touch, their net effect: removed (and not put back), flipped to
-    reduced (and not back), moved (a retreat or an advance, with each drag's end and step)."""
+    """Per piece of the position the events touch, their net effect: removed (and not put back; dragged off
+    the map into a box counts: a module without a dead pile shows an elimination so), flipped to reduced (and
+    not back), moved (a retreat or an advance, with each drag's end and step)."""
     removed: set[str] = set()
     state: dict[str, frozenset[str]] = {}
     paths: dict[str, list] = {}
@@ -158,7 +159,11 @@ def observed_losses(position: Position, events: Iterable[Event],
             state[piece] = e.counter.state
         elif isinstance(e, StateChanged):
             state[piece] = e.counter.state
+        elif isinstance(e, Moved) and e.dst.hex is None and e.src.hex is not None:
+            removed.add(piece)
         elif isinstance(e, Moved):
+            if e.src.hex is None:
+                removed.discard(piece)           # back from the box
             paths.setdefault(piece, []).append((e.dst.hex, at))
     out = {}
     for piece in first:

@@ -361,7 +361,8 @@ def combat_outside_combat_phase(v) -> Optional[Verdict]:
     A die roll in a phase the sequence of play does not mark `combat`, the phase being certain (the turn
     marker or a chat names it), after which a unit is eliminated or reduced, or a unit of a side the phase
     is not for is dragged on the map (a retreat: no unit of that side moves in the phase; the turn marker
-    recording the phase: after a chat the game may be in the other side's combat phase), before the next
+    recording the phase, which comes after its side's combat phase: after a chat the game may be in the
+    other side's combat phase, and before the combat phase the marker may lag behind it), before the next
     roll or phase change, where `rules.combat.combat_phases_only` says no combat happens outside combat
     phases. The drag is also a move out of sequence (HF1101).
     ## Why

@@ -144,6 +144,12 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
                                  "on the map in this phase, in which no unit moves, dragged again: read as its "
                                  "placement")
             return "other", None
+        special = _special_move(r, ev)
+        if special is not None:
+            r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex} in the "
+                                 f"{r.tracker.name(r.tracker.current())} is read as its special move ({special}); "
+                                 "its terms are not judged")
+            return "other", None
         slot = _set_up_within(r, ev)
         if slot is not None:
             r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex}, within its set-up "
@@ -184,12 +190,25 @@ def _set_up_within(r: "Replay", ev: Moved) -> Optional[str]:
     return slot.location
 
 
+def _special_move(r: "Replay", ev: Moved) -> Optional[str]:
+    """The rule of the current phase's special move that lets this unit move in it this turn, else None (Bulge
+    41.4, 43.4: Panzer Brigade 150 and KG Peiper advance after the German 16 AM and 16 PM Combat Phases)."""
+    p = r.tracker.phase()
+    for sm in p.special_moves if p is not None else ():
+        if ev.counter.unit in sm.units and (not sm.turns or r.ledger.turn in sm.turns):
+            return sm.rule
+    return None
+
+
 def _placed_again(r: "Replay", ev: Moved) -> bool:
-    """A reinforcement that came onto the map in this phase, one in which no unit moves (a placement
-    phase), dragged again: the player still placing it (Ardennes II 2.2, its stack dropped, then spread)."""
+    """A unit that came onto the map in this phase, one in which no unit moves (a placement phase), dragged
+    again: the player still placing it (a reinforcement, Ardennes II 2.2, or a unit the log began with off
+    the map, set up from its box: Bulge 48.3; its stack dropped, then spread)."""
     p, led, piece = r.tracker.phase(), r.ledger, ev.counter.piece
-    return p is not None and p.moves is None and not p.combat and piece in led.arrived_by \
-        and led.entered.get(piece, -1) > led.phase_end_step
+    if p is None or p.moves is not None or p.combat or led.entered.get(piece, -1) <= led.phase_end_step:
+        return False
+    w = r.record.start.where(piece)
+    return piece in led.arrived_by or w is None or w.hex is None
 
 
 def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:

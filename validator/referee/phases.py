@@ -17,6 +17,13 @@ from typing import Optional
 from ..source.model import Game, Phase
 
 _STOP = {"phase", "the", "and", "of", "a", "turn", "player", "segment"}
+# what may come before the phase's name in an announcement (with the sides' words: "Turn 1 (Day 1 AM), Red
+# Movement Phase", "Pre-Turn, Turn 2: Reinforcement Placement", "Now: Blue combat"); a line with other words
+# before it ("worried about what the Allied movement phase will bring") is a remark, not an announcement
+_LEAD = {"turn", "gt", "game", "day", "am", "pm", "now", "begin", "begins", "beginning", "start", "starts", "starting",
+         "new", "pre", "player", "phase", "segment", "the", "of", "and", "jan", "feb", "mar", "apr", "may", "jun",
+         "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january", "february", "march", "april", "june", "july",
+         "august", "september", "october", "november", "december"}
 
 
 def _words(text: str) -> list[str]:
@@ -170,14 +177,16 @@ class PhaseTracker:
         return self._named[text]
 
     def _match_announcement(self, text: str) -> Optional[int]:
-        words = set(_words(text))
+        listed = _words(text)
+        words = set(listed)
+        lead = _LEAD | self._all_side_words()
         best: Optional[tuple[int, int]] = None
         for i, p in enumerate(self.phases):
             side_words = self._side_words(p.side)
             if p.side and not words & side_words:
                 continue
             key = [w for w in _words(p.name) if w not in _STOP and w not in side_words]
-            if not key or key[0] not in words:
+            if not key or key[0] not in words or not lead.issuperset(listed[:listed.index(key[0])]):
                 continue
             if not p.side and not all(w in words for w in key):
                 continue
@@ -185,6 +194,12 @@ class PhaseTracker:
             if best is None or score > best[0]:
                 best = (score, i)
         return best[1] if best else None
+
+    def _all_side_words(self) -> set[str]:
+        out: set[str] = set()
+        for s in self.game.sides:
+            out |= self._side_words(s.id)
+        return out
 
     def _side_words(self, side_id: Optional[str]) -> set[str]:
         s = self.game.side(side_id) if side_id else None

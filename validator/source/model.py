@@ -77,6 +77,15 @@ class NotIfMovedIn:
 
 
 @frozen
+class SpecialMove:
+    """Units a phase lets move though its side moves no units in it (game.yaml sequence_of_play[].special_moves):
+    on `turns` (all where empty), under the terms of `rule`, which the referee does not judge."""
+    units: tuple[str, ...]
+    rule: str
+    turns: tuple[str, ...] = ()
+
+
+@frozen
 class Phase:
     """One phase of the sequence of play (game.yaml sequence_of_play[]): whose, what moves, whether combat happens."""
     id: str
@@ -97,6 +106,7 @@ class Phase:
     attackers: tuple[str, ...] = ()           # the movement classes that may attack in it (): every class)
     attackers_rule: Optional[str] = None
     not_if_attacked_in: Optional[NotIfMovedIn] = None   # units that attacked in these earlier phases may not here
+    special_moves: tuple[SpecialMove, ...] = ()
 
 
 @frozen

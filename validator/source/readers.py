@@ -19,7 +19,7 @@ from ..geometry.hexgrid import Board, Grid
 from .model import (
     DRM, TEC, AfterCombat, Area, Arrival, Box, EntryPrinted, CombatRule, Deployment, Dice, DrmCondition, Errata, ErratumItem,
     Factors, Formation, Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, MixingRule, Nationality,
-    NotIfMovedIn, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
+    NotIfMovedIn, SpecialMove, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
     ResultCode, ResultEffect, RetreatBeforeCombat, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
     TableClamp, TableRow, TableStrengths, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, ZocRule,
     ArrivalTerms, VictoryTerms, ZocClass, ColumnShift, StrengthModifier, TextRule, UnitCondition, Unprinted,
@@ -216,6 +216,8 @@ def _phase(p) -> Phase:
                  not_on_turns_rule=(p.get("not_on_turns") or {}).get("rule"),
                  attackers=_t((p.get("attackers") or {}).get("classes")),
                  not_if_attacked_in=_not_if_moved_in(p.get("not_if_attacked_in")),
+                 special_moves=tuple(SpecialMove(units=_t(m["units"]), rule=str(m["rule"]), turns=_t(m.get("turns")))
+                                     for m in p.get("special_moves") or ()),
                  attackers_rule=(p.get("attackers") or {}).get("rule"))
 
 

@@ -157,7 +157,10 @@ GAME = _obj(
                    "description": "the movement classes that may attack in the phase (the others may not)"},
         not_if_attacked_in={**_obj(["phases", "rule"], phases={**_strs, "minItems": 1}),
                             "description": "units that attacked in these earlier phases of the turn may not attack "
-                                           "in this one"})},
+                                           "in this one"},
+        special_moves={"type": "array", "description": "units the phase lets move (on some turns), under terms the "
+                                                       "referee does not judge",
+                       "items": _obj(["units", "rule"], units={**_strs, "minItems": 1}, turns=_strs)})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
