@@ -60,3 +60,17 @@ def test_the_overrun_and_the_placement_are_said_as_read(games):
     b = audit(game, read_log(VLOGS / "ardennes2_overrun_adjacent_placement.vlog", SHARED / "ardennes2.vmod", game))
     reasons = {c["step"]: c["reasons"] for c in b.coverage["steps"]}
     assert all(any("read as its placement" in x for x in reasons[s]) for s in range(11, 16))
+
+
+def test_a_unit_alone_on_its_set_up_hex_is_set_up_its_drags_move(games):
+    """Near miss of aachen_setup_placement: the 3rd Armored 2-2-12 not in the module's pile but alone in 2630
+    (in its range 2630-3028): its drag to 2929 is a move, and the two drags, 27 hexes, are over its 12 MP (5.2)."""
+    from validator.positions.position import Counter, Position, Where
+    from validator.records.record import GameRecord, Moved, Step
+    game = games["aachen"]
+    m = Counter("m", "us-3ad-mech-2-2-12", "us")
+    steps = (Step(1, (Moved(m, Where(hex="2630"), Where(hex="2929")),)),
+             Step(2, (Moved(m, Where(hex="2929"), Where(hex="2905")),)))
+    a = audit(game, GameRecord("hand-built", None, None, Position.of([(m, Where(hex="2630"))]), "1", "us-movement",
+                               steps), "aachen")
+    assert [(f.step, f.code) for f in a.findings if f.severity == "error" and f.step] == [(2, "HF1201")]   # (step 0: the set-up lacks the other units)

@@ -176,12 +176,14 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
 
 
 def _set_up_within(r: "Replay", ev: Moved) -> Optional[str]:
-    """A unit's first drag of the log, from a hex of its set-up location to another, before the log's first
-    chat or marker names a phase, in a log that begins at the set-up: the players still setting up (a module
-    piles a set-up area's units on one of its hexes: Aachen 14.0). Its set-up location as printed, else None."""
+    """A unit's first drag of the log, out of a set-up pile (the start position's stack over the limit: a
+    module piles a set-up area's units on one of its hexes, Aachen 14.0) to another hex of its set-up location,
+    before the log's first chat or marker names a phase, in a log that begins at the set-up: the players still
+    setting up. Its set-up location as printed, else None (a unit alone on its hex is set up: its drags move)."""
     mt, t = r.facts.start_match, r.tracker
     if mt is None or r.facts.previous is not None or t.announced_at not in (None, 0) or \
-            ev.counter.piece in r.ledger.entered or ev.counter.piece in r.ledger.legs:
+            ev.counter.piece in r.ledger.entered or ev.counter.piece in r.ledger.legs or \
+            r.facts.start_over.get(ev.counter.piece) is None:
         return None
     slot = next((s for c, _, s in mt.pairs if c.piece == ev.counter.piece), None)
     if slot is None or slot.exact or not slot.hexes or ev.src.hex not in slot.hexes or ev.dst.hex not in slot.hexes \
