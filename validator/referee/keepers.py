@@ -46,6 +46,8 @@ def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
         r.ledger = r.ledger.with_(game_over_at=step.index)
         r.partly(step.index, f"the turn marker goes round from turn {left}, the turn track's last, to turn {turn}: "
                              "read as the game's end")
+    elif r.ledger.game_over_at is not None and ev.turn == left and r.game.turns and left == r.game.turns[-1].id:
+        r.ledger = r.ledger.with_(game_over_at=None)      # the marker taken back to the last turn: play goes on
     if r.ledger.game_over_at is not None:
         turn = left                       # the game is over: the marker moving on starts no turn
     rolled = r.tracker.rolled_here
@@ -80,8 +82,23 @@ def _chat(r: "Replay", step: Step, ev: Chat) -> None:
     i = r.tracker.match_announcement(ev.text)
     if i is None:
         return
-    now = r.tracker.current()
+    now, t = r.tracker.current(), r.tracker
     turn = _next_turn_named(r, ev.text, i)
+    in_use = t.recorded_at is not None and t.recorded_at > 0      # the players move the marker in this log
+    if in_use and (i != now or turn is not None) and not (turn is not None and now == len(t.phases) - 1):
+        # the marker is the record of the phase; only where it stands at the turn's last phase may the chat
+        # begin the next turn ahead of it (it catches up later)
+        r.partly(step.index, f"the chat names the {t.name(i)}{f' of turn {turn}' if turn else ''}; the turn "
+                             f"marker shows the {t.name(now)}: its phase holds")
+        return
+    if turn == _GAME_OVER:
+        keep_phase_end(r, step)
+        r.ledger = r.ledger.with_(game_over_at=step.index)
+        t.reset(t.phases[i].id, step.index)
+        t.recorded_at = None
+        r.partly(step.index, f"the chat names the {t.name(i)} after the last turn's last phase: read as the game's "
+                             "end")
+        return
     if turn is not None:                  # the chat begins the next turn (3.2: the phases go round in order)
         _turn(r, step, TurnChanged(turn, r.tracker.phases[i].id))
         r.tracker.recorded_at = None      # announced, not recorded: the marker may catch up later
@@ -95,13 +112,15 @@ def _chat(r: "Replay", step: Step, ev: Chat) -> None:
         r.partly(step.index, f"the chat names the {r.tracker.name(i)}, which the events had passed")
 
 
+_GAME_OVER = "the game's end"             # what a chat begins after the track's last turn
 _TURN_WORDS = re.compile(r"\b(?:game\s+turn|turn|gt)\s*#?\s*(\d+(?:\s*[ap]\.?m\.?)?)", re.IGNORECASE)
 
 
 def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
     """The turn a phase-announcing chat line begins, where it begins a later one: the turn it names ("Turn 2",
-    "GT 2"), where that is a later turn of the game; else, where it names none, the next turn, if the phase it
-    names comes before the one the players last announced (or the marker recorded): the phases go round."""
+    "GT 2"), where that is a later turn of the game and the phase no later than the current one; else, where it
+    names none, the next turn, if the phase it names comes before the one the players last announced (or the
+    marker recorded): the phases go round (past the track's last turn: the game's end)."""
     game, t, now = r.game, r.tracker, r.tracker.current()
     ids = [x.id for x in game.turns]
     here = ids.index(r.ledger.turn) if r.ledger.turn in ids else None
@@ -109,10 +128,13 @@ def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
     if m:
         named = re.sub(r"[\s.]", "", m.group(1)).upper()
         hit = next((k for k, x in enumerate(ids) if re.sub(r"\s", "", x).upper() == named), None)
-        return ids[hit] if hit is not None and here is not None and hit > here else None
-    if now is None or i >= now or t.announced_at is None or here is None or here + 1 >= len(ids):
+        # a later turn begins with a phase no later than the current one (turns may pass with nothing in
+        # them); a later phase under a later turn's number is this turn's, the number a slip of the keyboard
+        later = hit is not None and here is not None and hit > here and (now is None or i <= now)
+        return ids[hit] if later else None
+    if now is None or i >= now or t.announced_at is None or here is None:
         return None
-    return ids[here + 1]
+    return ids[here + 1] if here + 1 < len(ids) else _GAME_OVER
 
 
 def _roll(r: "Replay", step: Step, ev: DieRoll) -> None:
@@ -176,14 +198,14 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
 
 
 def _set_up_within(r: "Replay", ev: Moved) -> Optional[str]:
-    """A unit's first drag of the log, out of a set-up pile (the start position's stack over the limit: a
-    module piles a set-up area's units on one of its hexes, Aachen 14.0) to another hex of its set-up location,
-    before the log's first chat or marker names a phase, in a log that begins at the set-up: the players still
-    setting up. Its set-up location as printed, else None (a unit alone on its hex is set up: its drags move)."""
+    """A drag of a unit the log began with in a set-up pile (the start position's stack over the limit: a
+    module piles a set-up area's units on one of its hexes, Aachen 14.0), from one hex of its set-up location
+    to another, before it moved and before the log's first chat or marker names a phase, in a log that begins
+    at the set-up: the players still setting up (placing it, or placing it again). Its set-up location as
+    printed, else None (a unit alone on its hex is set up: its drags move)."""
     mt, t = r.facts.start_match, r.tracker
     if mt is None or r.facts.previous is not None or t.announced_at not in (None, 0) or \
-            ev.counter.piece in r.ledger.entered or ev.counter.piece in r.ledger.legs or \
-            r.facts.start_over.get(ev.counter.piece) is None:
+            ev.counter.piece in r.ledger.legs or r.facts.start_over.get(ev.counter.piece) is None:
         return None
     slot = next((s for c, _, s in mt.pairs if c.piece == ev.counter.piece), None)
     if slot is None or slot.exact or not slot.hexes or ev.src.hex not in slot.hexes or ev.dst.hex not in slot.hexes \
@@ -358,7 +380,8 @@ def _keep_piece(r: "Replay", v) -> None:
             kept["arrivals_used"], kept["arrived_by"] = back
             kept["legs"] = drop(led.legs, piece)
         to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
-        if to is not None and led.game_over_at is None:        # after the game's end nothing takes a hex
+        if to is not None and led.game_over_at is None and \
+                not past_last_turn(r.game, r.facts.scenario, led.turn):   # after the game's end nothing takes a hex
             kept["control"] = control_after(v, ev.counter, to)
     elif isinstance(ev, Removed):
         kept["removed"] = put(led.removed, piece, Removal(step.index, ev.counter, ev.where))

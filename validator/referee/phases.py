@@ -21,9 +21,12 @@ _STOP = {"phase", "the", "and", "of", "a", "turn", "player", "segment"}
 # Movement Phase", "Pre-Turn, Turn 2: Reinforcement Placement", "Now: Blue combat"); a line with other words
 # before it ("worried about what the Allied movement phase will bring") is a remark, not an announcement
 _LEAD = {"turn", "gt", "game", "day", "am", "pm", "now", "begin", "begins", "beginning", "start", "starts", "starting",
-         "new", "pre", "player", "phase", "segment", "the", "of", "and", "jan", "feb", "mar", "apr", "may", "jun",
+         "new", "pre", "player", "phase", "segment", "the", "of", "and", "s", "ok", "okay", "so", "jan", "feb", "mar", "apr", "may", "jun",
          "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january", "february", "march", "april", "june", "july",
          "august", "september", "october", "november", "december"}
+
+
+_NOT_YET = {"not", "yet", "once", "soon", "later", "until", "before", "after", "will", "should", "fear", "worried"}
 
 
 def _words(text: str) -> list[str]:
@@ -177,7 +180,11 @@ class PhaseTracker:
         return self._named[text]
 
     def _match_announcement(self, text: str) -> Optional[int]:
+        if "?" in text:
+            return None                            # a question names a phase, it does not announce it
         listed = _words(text)
+        if _NOT_YET & set(listed):
+            return None                            # "Red combat phase next, once 11/4 is up": a plan
         words = set(listed)
         lead = _LEAD | self._all_side_words()
         best: Optional[tuple[int, int]] = None
