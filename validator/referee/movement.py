@@ -516,7 +516,9 @@ def move_onto_enemy(v) -> Optional[Verdict]:
     (`rules.combat.retreat_before_combat.overrun`, a phase with moves and combat) and the defender or the
     unit leaves the hex before the phase ends, a note (the overrun's attacker entered the defender's hex).
     ## Why
-    A unit may move through friendly units but may never enter a hex holding an enemy unit (Meuse 4.4).
+    A unit may move through friendly units but may never enter a hex holding an enemy unit (Meuse 4.4). A
+    reinforcement whose way in the tree cannot cost (a drop, entry hexes not printed) is judged by the hex it
+    lands in: Bulge 6.7, 40.6 (von der Heydte dropped onto the Allied unit holding JJ6).
     ## Reads
     the position (which side each counter is on: the piece's, else its unit's in `counters.yaml`).
     ## Violation
@@ -528,7 +530,7 @@ def move_onto_enemy(v) -> Optional[Verdict]:
     """
     mv = v.move
     if mv is None:
-        return None
+        return _entry_onto_enemy(v)
     held = mv.onto()
     if not held:
         return None
@@ -544,6 +546,24 @@ def move_onto_enemy(v) -> Optional[Verdict]:
     src = ev.src if isinstance(ev, Moved) else "off the map"
     return found(Finding(message=f"{v.label(ev.counter)} moves {src} -> {mv.leg.ends[-1]}, a hex held by {names}{tail}",
                          hexes=(mv.leg.ends[-1],), units=(v.label(ev.counter),) + tuple(v.label(h) for h in held),
+                         severity="warning" if left else None, rule=rule_no(v)))
+
+
+def _entry_onto_enemy(v) -> Optional[Verdict]:
+    """A reinforcement whose way in the tree cannot cost (its entry hexes not printed: a drop, a box), brought
+    onto a hex an enemy holds: whatever its way, it ends there."""
+    ev = v.event
+    if v.read_as != "entry" or ev.counter.kind != "unit":
+        return None
+    dst = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
+    held = v.look.enemies(v.position, v.side_of(ev.counter)).get(dst, ()) if dst else ()
+    if not held:
+        return None
+    left = enemy_leaves(v, dst, {h.piece for h in held})
+    names = ", ".join(f"{v.side_name(v.side_of(h))} {v.label(h)}" for h in held)
+    tail = f"; the enemy left the hex at step {left} (an overrun or a combat result?)" if left else ""
+    return found(Finding(message=f"{v.label(ev.counter)} enters at {dst}, a hex held by {names}{tail}", hexes=(dst,),
+                         units=(v.label(ev.counter),) + tuple(v.label(h) for h in held),
                          severity="warning" if left else None, rule=rule_no(v)))
 
 
