@@ -69,3 +69,11 @@ def test_a_mobile_reinforcement_may_arrive_in_the_mobile_phase(aachen):
     steps = ["german-bombardment", "german-combat", "german-mobile-movement", ("de-pz-6-4-12", "2105"),
              ("de-pz-6-4-12", "2106")]
     assert _audit(aachen, "6", "german-movement", *steps) == []
+
+
+def test_a_leg_reinforcement_may_not_arrive_in_the_mobile_phase(aachen):
+    """15.0 "Mobile units may arrive at the beginning of the Mobile Movement Phase"; 4.1 "Only mobile units can
+    move during this phase": the GT 6 4-5-8 engineer (leg) entering then (the ninth red team's miss on a real
+    log). Near miss: the 6-4-12 panzer above."""
+    steps = ["german-bombardment", "german-combat", "german-mobile-movement", ("de-eng-4-5-8", "2105")]
+    assert _audit(aachen, "6", "german-movement", *steps) == [(4, "HF1406")]

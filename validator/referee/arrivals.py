@@ -406,10 +406,12 @@ def arrival_outside_arrival_phase(v) -> Optional[Verdict]:
     ## What it checks
     Where the sequence of play marks the phases reinforcements arrive in (`arrivals: true`), a unit
     enters the map when no such phase of its side is left this turn: in a combat phase, the other
-    side's phases, or its own exploitation phase.
+    side's phases, or its own exploitation phase; or in an arrival phase whose `moves` does not name its
+    movement class (only the units that move in a phase arrive in it).
     ## Why
     A reinforcement arrives in its side's movement phase (Meuse 11.1); none arrives in the exploitation
-    phase (9.1).
+    phase (9.1). Aachen 15.0: "Mobile units may arrive at the beginning of the Mobile Movement Phase", in which
+    "Only mobile units can move" (4.1).
     ## Reads
     `sequence_of_play[].arrivals` and `side`; the turn tracker's phase.
     ## Violation
@@ -432,6 +434,12 @@ def arrival_outside_arrival_phase(v) -> Optional[Verdict]:
                              hexes=(h,), units=(v.label(c),), rule=own.terms.rule, side=v.side_of(c)))
     if v.reading is not None or not v.tracker.knows_arrivals():
         return None
+    p, cls = v.tracker.phase(), v.class_of(c)
+    if p is not None and p.arrivals and p.side in (None, v.side_of(c)) and p.moves and cls not in p.moves:
+        return found(Finding(message=f"{v.label(c)} ({cls}) enters at {h} in the {where} of turn {v.turn}: only "
+                                     f"{', '.join(p.moves)} units arrive in it, as only they move in it",
+                             hexes=(h,), units=(v.label(c),), rule=p.arrivals_rule or _arrival_rule(v),
+                             side=v.side_of(c)))
     return found(Finding(message=f"{v.label(c)} enters at {h} in the {where} of turn {v.turn}: reinforcements of "
                                  f"{v.side_name(v.side_of(c))} arrive only in {_arrival_phases(v, v.side_of(c))}",
                          hexes=(h,), units=(v.label(c),), rule=_arrival_rule(v), side=v.side_of(c)))

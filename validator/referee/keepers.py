@@ -282,7 +282,7 @@ def _entry_phase(r: "Replay", step: Step, ev) -> Optional[tuple[int, str]]:
     t = r.tracker
     if not t.knows_arrivals():
         return None
-    i = t.arrival_phase(r.look.side_of(ev.counter))
+    i = t.arrival_phase(r.look.side_of(ev.counter), r.look.class_of(ev.counter))
     if i is None:
         return None
     if i != t.current():

@@ -74,15 +74,17 @@ class PhaseTracker:
             self._knows_arrivals = any(p.arrivals for p in self.phases)
         return self._knows_arrivals
 
-    def arrival_phase(self, side: Optional[str]) -> Optional[int]:
-        """The earliest phase from here in which this side's reinforcements arrive (only the current one
-        where the phase is pinned by the chat or the turn marker); None if none is left this turn."""
+    def arrival_phase(self, side: Optional[str], cls: Optional[str] = None) -> Optional[int]:
+        """The earliest phase from here in which this side's reinforcements (of this movement class: a phase
+        whose `moves` names some classes lets only those arrive, as they alone move in it) arrive (only the
+        current one where the phase is pinned by the chat or the turn marker); None if none is left this turn."""
         if self.index is None:
             return None
         last = self.index + 1 if self.announced_at is not None else len(self.phases)
         for i in range(self.index, last):
             p = self.phases[i]
-            if p.arrivals and (side is None or p.side in (None, side)):
+            barred = cls is not None and p.moves is not None and "all" not in p.moves and cls not in p.moves
+            if p.arrivals and (side is None or p.side in (None, side)) and not barred:
                 return i
         return None
 
