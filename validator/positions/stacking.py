@@ -73,7 +73,7 @@ def _counted(game: Game, units: list[Counter]) -> list[Counter]:
     skip = game.rules.stacking.uncounted
     if not skip:
         return units
-    return [c for c in units if not ((u := game.unit(c.unit)) and set(u.flags) & set(skip))]
+    return [c for c in units if not ((u := game.unit(c.unit)) and u.flagged(skip))]
 
 
 def _by_side(game: Game, counters: Iterable[Counter]) -> dict[Optional[str], list[Counter]]:

@@ -435,7 +435,7 @@ def arrival_outside_arrival_phase(v) -> Optional[Verdict]:
     if v.reading is not None or not v.tracker.knows_arrivals():
         return None
     p, cls = v.tracker.phase(), v.class_of(c)
-    if p is not None and p.arrivals and p.side in (None, v.side_of(c)) and p.moves and cls not in p.moves:
+    if p is not None and p.arrivals and p.side in (None, v.side_of(c)) and p.moves and not p.moves_class(cls):
         return found(Finding(message=f"{v.label(c)} ({cls}) enters at {h} in the {where} of turn {v.turn}: only "
                                      f"{', '.join(p.moves)} units arrive in it, as only they move in it",
                              hexes=(h,), units=(v.label(c),), rule=p.arrivals_rule or _arrival_rule(v),

@@ -154,7 +154,7 @@ def read_battle(v) -> Optional[BattleReading]:
     for i in phases or (None,):                # each side whose combat phase it may be, cheapest reading kept
         s = v.tracker.phases[i].side if i is not None else None
         here = judge_battle(v.game, v.position, s, v.event, tuple(e for _, e in after), v.step,
-                            tuple(n for n, _ in after), _with_classes(limits, v, i), stacks,
+                            tuple(n for n, _ in after), _phase_limits(limits, v, i), stacks,
                             later_mover(v, i) if i is not None else None)
         if j is None or _CHEAPEST[here.verdict] < _CHEAPEST[j.verdict]:
             side, j = s, here
@@ -179,7 +179,7 @@ def _attacked_in(ledger: Ledger, i: Optional[int], battle: Battle):
     return out
 
 
-def _with_classes(limits: Limits, v, i: Optional[int]) -> Limits:
+def _phase_limits(limits: Limits, v, i: Optional[int]) -> Limits:
     """The limits of combat phase i: the movement classes that may attack in it (`attackers`), and the units
     that attacked in an earlier phase of the turn barring them from it (`not_if_attacked_in`), where the
     phase is certain (the marker or a chat names it: inferred, the roll may be another combat phase's)."""

@@ -19,15 +19,15 @@ from . import rules_on, rules_on_event
 from .ledger import Entry, Leg, Removal, Roll, drop, put
 from .movement import MoveReading, splits_in_two
 from .order import keep_order
-from .lookahead import steps_after
-from .scenario import at_setup, control_after, is_play, past_last_turn
+from .lookahead import first_leaving, steps_after
+from .scenario import at_setup, control_after, game_over, is_play
 from .stacking import still_open
 
 
 def read_event(r: "Replay", step: Step, ev) -> None:
     _READ.get(type(ev), _piece)(r, step, ev)
     if r.ledger.played_after_end is None and is_play(r.look.game, ev) and \
-            (r.ledger.game_over_at is not None or past_last_turn(r.look.game, r.facts.scenario, r.ledger.turn)):
+            game_over(r.look.game, r.facts.scenario, r.ledger):
         r.ledger = r.ledger.with_(played_after_end=step.index)
 
 
@@ -161,21 +161,9 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
     """How the event is read, and (for a move) the phase it falls in and as what; the phase that reading
     forces begins (the one before it ends), and a move or an entry in a movement phase joins its leg."""
     if is_map_move(ev):
-        if _placed_again(r, ev):
-            r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex}: a reinforcement placed "
-                                 "on the map in this phase, in which no unit moves, dragged again: read as its "
-                                 "placement")
-            return "other", None
-        special = _special_move(r, ev)
-        if special is not None:
-            r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex} in the "
-                                 f"{r.tracker.name(r.tracker.current())} is read as its special move ({special}); "
-                                 "its terms are not judged")
-            return "other", None
-        slot = _set_up_within(r, ev)
-        if slot is not None:
-            r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex}, within its set-up "
-                                 f"location {slot} before the log names a phase: read as its set-up placement")
+        why = next((w for read in _NOT_MOVES if (w := read(r, ev)) is not None), None)
+        if why is not None:               # a placement, a move the phase's own terms allow: not judged as a move
+            r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex}{why}")
             return "other", None
         reading = _phase_of(r, step, r.look.side_of(ev.counter), r.look.class_of(ev.counter), "move")
         if reading is None:
@@ -201,8 +189,8 @@ def _set_up_within(r: "Replay", ev: Moved) -> Optional[str]:
     """A drag of a unit the log began with in a set-up pile (the start position's stack over the limit: a
     module piles a set-up area's units on one of its hexes, Aachen 14.0), from one hex of its set-up location
     to another, before it moved and before the log's first chat or marker names a phase, in a log that begins
-    at the set-up: the players still setting up (placing it, or placing it again). Its set-up location as
-    printed, else None (a unit alone on its hex is set up: its drags move)."""
+    at the set-up: the players still setting up (placing it, or placing it again). How it is read, else None
+    (a unit alone on its hex is set up: its drags move)."""
     mt, t = r.facts.start_match, r.tracker
     if mt is None or r.facts.previous is not None or t.announced_at not in (None, 0) or \
             ev.counter.piece in r.ledger.legs or r.facts.start_over.get(ev.counter.piece) is None:
@@ -211,28 +199,36 @@ def _set_up_within(r: "Replay", ev: Moved) -> Optional[str]:
     if slot is None or slot.exact or not slot.hexes or ev.src.hex not in slot.hexes or ev.dst.hex not in slot.hexes \
             or not at_setup(r.game, mt.scenario, r.record):
         return None
-    return slot.location
+    return f", within its set-up location {slot.location} before the log names a phase: read as its set-up placement"
 
 
 def _special_move(r: "Replay", ev: Moved) -> Optional[str]:
-    """The rule of the current phase's special move that lets this unit move in it this turn, else None (Bulge
-    41.4, 43.4: Panzer Brigade 150 and KG Peiper advance after the German 16 AM and 16 PM Combat Phases)."""
+    """How the drag is read where the current phase's special move lets this unit move in it this turn, else
+    None (Bulge 41.4, 43.4: Panzer Brigade 150 and KG Peiper advance after the German 16 AM and 16 PM Combat
+    Phases)."""
     p = r.tracker.phase()
     for sm in p.special_moves if p is not None else ():
         if ev.counter.unit in sm.units and (not sm.turns or r.ledger.turn in sm.turns):
-            return sm.rule
+            return f" in the {r.tracker.name(r.tracker.current())} is read as its special move ({sm.rule}); its terms " \
+                   "are not judged"
     return None
 
 
-def _placed_again(r: "Replay", ev: Moved) -> bool:
+def _placed_again(r: "Replay", ev: Moved) -> Optional[str]:
     """A unit that came onto the map in this phase, one in which no unit moves (a placement phase), dragged
     again: the player still placing it (a reinforcement, Ardennes II 2.2, or a unit the log began with off
-    the map, set up from its box: Bulge 48.3; its stack dropped, then spread)."""
+    the map, set up from its box: Bulge 48.3; its stack dropped, then spread). How it is read, else None."""
     p, led, piece = r.tracker.phase(), r.ledger, ev.counter.piece
     if p is None or p.moves is not None or p.combat or led.entered.get(piece, -1) <= led.phase_end_step:
-        return False
+        return None
     w = r.record.start.where(piece)
-    return piece in led.arrived_by or w is None or w.hex is None
+    if piece in led.arrived_by or w is None or w.hex is None:
+        return ": a reinforcement placed on the map in this phase, in which no unit moves, dragged again: read as " \
+               "its placement"
+    return None
+
+
+_NOT_MOVES = (_placed_again, _special_move, _set_up_within)   # drags read as no move of a movement phase
 
 
 def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
@@ -336,29 +332,13 @@ def _overruns(r: "Replay", step: Step):
     rbc, p = r.game.rules.combat.retreat_before_combat, r.tracker.phase()
     if rbc is None or rbc.overrun is None or p is None or not (p.moves and p.combat):
         return None
-
-    def leaves(dst: str, pieces: set) -> Optional[int]:
-        for s in steps_after(r.record, step):
-            for e in s.events:
-                if isinstance(e, TurnChanged) or (isinstance(e, Chat) and r.tracker.match_announcement(e.text)
-                                                  is not None):
-                    return None                    # the phase ends
-                if getattr(e, "counter", None) is not None and e.counter.piece in pieces:
-                    if isinstance(e, Removed) or (isinstance(e, Moved) and e.dst.hex != dst):
-                        return s.index
-        return None
-    return rbc.overrun, leaves
+    ends = (lambda e: isinstance(e, TurnChanged) or (isinstance(e, Chat) and
+                                                    r.tracker.match_announcement(e.text) is not None))
+    return rbc.overrun, lambda dst, pieces: first_leaving(steps_after(r.record, step), dst, pieces, ends)
 
 
 def _leaves(r: "Replay", step: Step):
-    def leaves(dst: str, pieces: set) -> Optional[int]:
-        for s in steps_after(r.record, step):
-            for e in s.events:
-                if getattr(e, "counter", None) is not None and e.counter.piece in pieces:
-                    if isinstance(e, Removed) or (isinstance(e, Moved) and e.dst.hex != dst):
-                        return s.index
-        return None
-    return leaves
+    return lambda dst, pieces: first_leaving(steps_after(r.record, step), dst, pieces)
 
 
 def _keep_piece(r: "Replay", v) -> None:
@@ -380,8 +360,7 @@ def _keep_piece(r: "Replay", v) -> None:
             kept["arrivals_used"], kept["arrived_by"] = back
             kept["legs"] = drop(led.legs, piece)
         to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
-        if to is not None and led.game_over_at is None and \
-                not past_last_turn(r.game, r.facts.scenario, led.turn):   # after the game's end nothing takes a hex
+        if to is not None and not game_over(r.game, r.facts.scenario, led):   # after the end nothing takes a hex
             kept["control"] = control_after(v, ev.counter, to)
     elif isinstance(ev, Removed):
         kept["removed"] = put(led.removed, piece, Removal(step.index, ev.counter, ev.where))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ..records.record import GameRecord, Step, TurnChanged
+from ..records.record import GameRecord, Moved, Removed, Step, TurnChanged
 from .undo import undone_by
 
 
@@ -16,6 +16,19 @@ def steps_after(record: GameRecord, step: Optional[Step]) -> Iterable[Step]:
         if any(isinstance(e, TurnChanged) for e in s.events):
             return
         yield s
+
+
+def first_leaving(steps: Iterable[Step], dst: str, pieces: set, ends=None) -> Optional[int]:
+    """The step at which one of `pieces` leaves `dst` (removed, or dragged elsewhere) in these steps; None if
+    none does, or none before an event `ends(event)` says closes the look (a phase's end)."""
+    for s in steps:
+        for e in s.events:
+            if ends is not None and ends(e):
+                return None
+            if getattr(e, "counter", None) is not None and e.counter.piece in pieces:
+                if isinstance(e, Removed) or (isinstance(e, Moved) and e.dst.hex != dst):
+                    return s.index
+    return None
 
 
 def later_events(record: GameRecord, step: Optional[Step]) -> Iterable:

@@ -20,10 +20,11 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-from ..records.record import Moved, Placed, Removed
+from ..records.record import Moved, Placed
 from . import Finding, Verdict, found, partly, rule
 from .costs import map_complete, terrain_costs
 from .ledger import Leg, at_step
+from .lookahead import first_leaving
 from .paths import LegCost, cheapest_route, leg_cost, total
 
 PROHIBITED, WRONG_ENTRY, ALLOWANCE, ONTO_ENEMY, THROUGH_ENEMY, ZOC, EARLIER = (
@@ -261,7 +262,7 @@ def _zoc_free(look, c) -> bool:
     """An enemy ZOC does not stop the unit: it has a flag of `rules.zoc.ignored_by`."""
     skip = look.game.rules.zoc.ignored_by
     u = look.unit(c) if skip else None
-    return bool(u and set(u.flags) & set(skip))
+    return bool(u and u.flagged(skip))
 
 
 def _zoc_cost(look, c) -> Optional[Fraction]:
@@ -541,12 +542,8 @@ def move_onto_enemy(v) -> Optional[Verdict]:
         rule, at, theirs = over
         return partly(f"{v.label(ev.counter)} dragged into {mv.leg.ends[-1]}, held by {names}, is read as an "
                       f"overrun ({rule}): {'the defender' if theirs else 'the unit'} leaves the hex at step {at}")
-    left = mv.enemy_leaves
-    tail = f"; the enemy left the hex at step {left} (an overrun or a combat result?)" if left else ""
     src = ev.src if isinstance(ev, Moved) else "off the map"
-    return found(Finding(message=f"{v.label(ev.counter)} moves {src} -> {mv.leg.ends[-1]}, a hex held by {names}{tail}",
-                         hexes=(mv.leg.ends[-1],), units=(v.label(ev.counter),) + tuple(v.label(h) for h in held),
-                         severity="warning" if left else None, rule=rule_no(v)))
+    return _onto_enemy(v, f"moves {src} -> {mv.leg.ends[-1]}", mv.leg.ends[-1], held, mv.enemy_leaves)
 
 
 def _entry_onto_enemy(v) -> Optional[Verdict]:
@@ -559,22 +556,17 @@ def _entry_onto_enemy(v) -> Optional[Verdict]:
     held = v.look.enemies(v.position, v.side_of(ev.counter)).get(dst, ()) if dst else ()
     if not held:
         return None
-    left = enemy_leaves(v, dst, {h.piece for h in held})
+    return _onto_enemy(v, f"enters at {dst}", dst, held, first_leaving(v.steps_after(), dst, {h.piece for h in held}))
+
+
+def _onto_enemy(v, what: str, dst: str, held, left: Optional[int]) -> Verdict:
+    """HF1202's finding: the unit `what` (moves a -> b, enters at b) into dst, held by `held`; a warning where
+    the enemy left it later (`left`: that step)."""
     names = ", ".join(f"{v.side_name(v.side_of(h))} {v.label(h)}" for h in held)
     tail = f"; the enemy left the hex at step {left} (an overrun or a combat result?)" if left else ""
-    return found(Finding(message=f"{v.label(ev.counter)} enters at {dst}, a hex held by {names}{tail}", hexes=(dst,),
-                         units=(v.label(ev.counter),) + tuple(v.label(h) for h in held),
+    return found(Finding(message=f"{v.label(v.event.counter)} {what}, a hex held by {names}{tail}", hexes=(dst,),
+                         units=(v.label(v.event.counter),) + tuple(v.label(h) for h in held),
                          severity="warning" if left else None, rule=rule_no(v)))
-
-
-def enemy_leaves(v, dst: str, pieces: set) -> Optional[int]:
-    """The step at which one of the enemy `pieces` in `dst` leaves it later this turn, if one does."""
-    for s in v.steps_after():
-        for e in s.events:
-            if getattr(e, "counter", None) is not None and e.counter.piece in pieces:
-                if isinstance(e, Removed) or (isinstance(e, Moved) and e.dst.hex != dst):
-                    return s.index
-    return None
 
 
 @rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units",

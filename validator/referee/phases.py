@@ -83,7 +83,7 @@ class PhaseTracker:
         last = self.index + 1 if self.announced_at is not None else len(self.phases)
         for i in range(self.index, last):
             p = self.phases[i]
-            barred = cls is not None and p.moves is not None and "all" not in p.moves and cls not in p.moves
+            barred = p.moves is not None and not p.moves_class(cls)
             if p.arrivals and (side is None or p.side in (None, side)) and not barred:
                 return i
         return None
@@ -126,9 +126,9 @@ class PhaseTracker:
 
     def may_move(self, i: int, side: Optional[str], cls: Optional[str]) -> bool:
         p = self.phases[i]
-        if p.moves is None or (side is not None and p.side not in (None, side)) or self.left_out(i):
+        if (side is not None and p.side not in (None, side)) or self.left_out(i):
             return False
-        return "all" in p.moves or cls is None or cls in p.moves
+        return p.moves_class(cls)
 
     def _retreats_in(self, i: int, side: Optional[str]) -> bool:
         """Units of this side may retreat or advance after a roll in phase i: a combat phase, or (a

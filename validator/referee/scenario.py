@@ -174,6 +174,12 @@ def past_last_turn(game, scenario, turn: Optional[str]) -> bool:
     return last is not None and now is not None and now > last
 
 
+def game_over(game, scenario, ledger) -> bool:
+    """The game has ended: a turn after the scenario's last began, or the turn track went round from its last
+    turn (`Ledger.game_over_at`)."""
+    return ledger.game_over_at is not None or past_last_turn(game, scenario, ledger.turn)
+
+
 def standing(v) -> Optional[Standing]:
     """The victory standing when the log ends, where the scenario's terms are data."""
     sc = v.scenario
@@ -202,7 +208,7 @@ def standing(v) -> Optional[Standing]:
 def _log_reaches_end(v) -> bool:
     """The log goes past the end of the scenario's last turn (a later turn began, or the marker went round
     from the track's last turn, the scenario's)."""
-    return v.ledger.game_over_at is not None or past_last_turn(v.game, v.scenario, v.ledger.turn)
+    return game_over(v.game, v.scenario, v.ledger)
 
 
 def _standing_text(v, terms, points: dict, decided: bool, winner: Optional[str]) -> str:
@@ -249,7 +255,7 @@ def play_after_last_turn(v) -> Optional[Verdict]:
     if v.scenario is None or v.ledger.played_after_end is not None or not is_play(v.game, v.event):
         return None
     over = v.ledger.game_over_at
-    if over is None and not past_last_turn(v.game, v.scenario, v.ledger.turn):
+    if not game_over(v.game, v.scenario, v.ledger):
         return None
     ev = v.event
     c = getattr(ev, "counter", None)

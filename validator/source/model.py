@@ -108,6 +108,10 @@ class Phase:
     not_if_attacked_in: Optional[NotIfMovedIn] = None   # units that attacked in these earlier phases may not here
     special_moves: tuple[SpecialMove, ...] = ()
 
+    def moves_class(self, cls: Optional[str]) -> bool:
+        """Units of this movement class move in the phase (`moves` names it, or "all"; a class not known may)."""
+        return self.moves is not None and ("all" in self.moves or cls is None or cls in self.moves)
+
 
 @frozen
 class Dice:
@@ -633,6 +637,10 @@ class Unit:
     count: Optional[int]                      # counters of this kind; None = unknown
     provenance: str
     loc: Loc = NOWHERE
+
+    def flagged(self, flags: tuple[str, ...]) -> bool:
+        """The unit has one of these flags (counters.yaml `flags`)."""
+        return not set(self.flags).isdisjoint(flags)
 
 
 @frozen
