@@ -50,6 +50,8 @@ class Battle(NamedTuple):
     retreats: tuple = ()                       # (piece, ((hex, step), ...)): each drag of a retreat
     advances: tuple = ()                       # (piece, ((hex, step), ...)): each drag of an advance
     rerolls: Optional[int] = None              # the step of the roll an undo took back that this one makes again
+    results_after: Optional[int] = None        # the step of the later roll after which its results are shown
+    claimed: frozenset = frozenset()           # the pieces whose losses and drags after that roll are this battle's
 
     def reading(self) -> str:
         if self.result is None:
@@ -146,12 +148,34 @@ def read_battle(v) -> Optional[BattleReading]:
     phases = combat_phases(v.tracker)
     if phases == []:                           # the events after it matter only where no combat may happen
         return BattleReading(False, None, following(v) if v.game.rules.combat.combat_phases_only else (), None)
-    after = following(v)
     earlier = phase_battles(v)
+    deferred = results_after(v)
+    end = deferred[0] if deferred else v.step.index
+    taken = frozenset().union(*(b.claimed for b in earlier if b.results_after == end))
+    after = _untaken(deferred[1] if deferred else following(v), taken)
     limits = limits_of(v, earlier)
     stacks = HexStacks(v.look.counted_stacks(v.position), tuple(s.id for s in v.game.sides))
+    side, j = _cheapest_side(v, phases, after, limits, stacks)
+    claimed = frozenset()
+    if deferred and side:                      # the results of later rolls follow too: this battle takes its own
+        side, j, after, claimed = _own_results(v, phases, after, limits, stacks, j)
+    if j.verdict in ("violation", "unlikely") and not after and _log_ends_at_roll(v):   # an attack it forbids stands
+        j = replace(j, verdict="unverified", code=COMBAT_UNVERIFIED, reason="the log ends at the roll",
+                    message=f"combat roll {v.event.total}: the log ends at the roll, so its result is not in it (a "
+                            "game played over several logs applies it in the next)")
+    battle = _battle(v, side, j) if side else None
+    if battle is not None and deferred:
+        battle = battle._replace(results_after=end, claimed=claimed)
+    rerolled = _rerolled(v, battle) if battle is not None else None
+    if rerolled is not None:
+        battle = battle._replace(rerolls=rerolled.step)
+    return BattleReading(side, j, after, battle, limits, earlier, rerolled)
+
+
+def _cheapest_side(v, phases, after: tuple, limits: Limits, stacks: HexStacks) -> tuple:
+    """(attacking side, judgement) of the cheapest reading over each side whose combat phase it may be."""
     side, j = None, None
-    for i in phases or (None,):                # each side whose combat phase it may be, cheapest reading kept
+    for i in phases or (None,):
         s = v.tracker.phases[i].side if i is not None else None
         here = judge_battle(v.game, v.position, s, v.event, tuple(e for _, e in after), v.step,
                             tuple(n for n, _ in after), _phase_limits(limits, v, i), stacks,
@@ -160,15 +184,73 @@ def read_battle(v) -> Optional[BattleReading]:
             side, j = s, here
         if j.verdict == "legal":
             break
-    if j.verdict in ("violation", "unlikely") and not after and _log_ends_at_roll(v):   # an attack it forbids stands
-        j = replace(j, verdict="unverified", code=COMBAT_UNVERIFIED, reason="the log ends at the roll",
-                    message=f"combat roll {v.event.total}: the log ends at the roll, so its result is not in it (a "
-                            "game played over several logs applies it in the next)")
-    battle = _battle(v, side, j) if side else None
-    rerolled = _rerolled(v, battle) if battle is not None else None
-    if rerolled is not None:
-        battle = battle._replace(rerolls=rerolled.step)
-    return BattleReading(side, j, after, battle, limits, earlier, rerolled)
+    return side, j
+
+
+def _own_results(v, phases, after: tuple, limits: Limits, stacks: HexStacks, j: Judgement) -> tuple:
+    """(side, judgement, events, claimed pieces) of a roll whose result may be shown after later rolls: the
+    losses and drags of its own battle's units where a reading fits them, else none (a result with no
+    effect, the events the later rolls'), whichever is cheaper for the player (the claim where both break)."""
+    claimed = _claims(v.game, j)
+    own = tuple((n, e) for n, e in after if _piece(e) in claimed)
+    side, mine = _cheapest_side(v, phases, own, limits, stacks)
+    if mine.verdict in ("legal", "unlikely"):
+        return side, mine, own, claimed
+    side0, none = _cheapest_side(v, phases, (), limits, stacks)
+    if _CHEAPEST[none.verdict] < _CHEAPEST[mine.verdict]:
+        return side0, none, (), frozenset()
+    return side, mine, own, claimed
+
+
+def results_after(v) -> Optional[tuple]:
+    """Where the players rolled on before showing this roll's result (only chat between it and the next
+    roll, and something shown after a later one): (the step of the last roll before the results, the events
+    after it up to the next roll or phase announcement). Rolling every battle first and applying the
+    results after is legal play (the rules ask each battle's roll and result, not their order); each battle
+    then takes its own units' losses and drags (`_claims`)."""
+    end, out, shown = None, [], False
+    for s in v.steps_after():
+        for e in s.events:
+            if isinstance(e, Chat):
+                if v.tracker.match_announcement(e.text) is not None:
+                    return (end, tuple(out)) if shown else None
+                if end is not None:
+                    out.append((s.index, e))
+            elif isinstance(e, DieRoll):
+                if shown:
+                    return end, tuple(out)
+                end, out = s.index, []
+            elif end is None:
+                return None                    # a result shown before the next roll: not deferred
+            else:
+                out.append((s.index, e))
+                shown = True
+    return (end, tuple(out)) if shown else None
+
+
+def _piece(e) -> Optional[str]:
+    c = getattr(e, "counter", None)
+    return c.piece if c is not None else None
+
+
+def _untaken(after: tuple, taken: frozenset) -> tuple:
+    """The events after a roll less those of the pieces an earlier roll's battle took (its results shown late)."""
+    return tuple((n, e) for n, e in after if _piece(e) not in taken) if taken else after
+
+
+def _claims(game, j: Judgement) -> frozenset:
+    """The pieces a battle's reading takes of the events after a later roll: its defenders, and of its
+    attackers those that lost a step, and those that moved into the hex (an advance) or, where the result
+    retreats the attackers, away."""
+    h = j.fit.defender_hex if j.fit is not None else (j.hexes[0] if len(j.hexes) == 1 else None)
+    if h is None:
+        return frozenset()
+    moved = dict(j.moves)
+    lost = {p for p, _, _ in j.losses}
+    back = j.fit is not None and bool(j.fit.cell) and j.fit.fit != "no" and _attackers_retreat(game, j.fit)
+    mine = {p for p in (*j.attackers, *j.possible)
+            if p in lost or (p in moved and (back or any(x == h for x, _ in moved[p])))}
+    return frozenset(j.defenders) | frozenset(mine)
 
 
 def _attacked_in(ledger: Ledger, i: Optional[int], battle: Battle):

@@ -343,6 +343,9 @@ def _unjudged_after_combat(v, piece: str) -> Optional[str]:
     judged = b.verdict in ("legal", "violation", "unlikely")
     if judged and (piece in b.attackers or piece in b.possible or piece in b.defenders):
         return None
+    if any(piece in e.claimed and e.verdict in ("legal", "violation", "unlikely") for e in battles
+           if e.results_after == last):
+        return None                        # an earlier roll's battle whose results are shown after this roll
     if judged:
         return (f"the roll {at_step(last)}, but it is not a unit of that battle (against {b.hex}): the move is not "
                 "judged as its retreat or advance")
