@@ -3,8 +3,9 @@
 For a die roll the replay asks `read_battle`: in which side's combat phase it falls (none: a roll
 outside combat; where the phase is inferred, each side's combat phase left this turn, the cheapest
 reading kept: the events may not show that the other side's turn began), and which battle it settled,
-judged on the position at the roll and the events after it up to the next roll or phase change
-(`combat.judge_battle`: every reading the tree allows), the cheapest for the player first: readings that break no limit of the phase, given the battles the
+judged on the position at the roll and the events after it up to the next roll or phase change (or,
+where the players rolled on before applying it, its own units' events after the last roll of the run:
+`results_after`) (`combat.judge_battle`: every reading the tree allows), the cheapest for the player first: readings that break no limit of the phase, given the battles the
 ledger already holds (`Limits`: who attacked, which hexes were attacked). The `Battle` kept in the
 ledger says which hexes may have defended and which one the cheapest reading names, how sure the tie
 of the roll to it is, who attacked for certain and who may have, the reading that fits (table,
