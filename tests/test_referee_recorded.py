@@ -228,26 +228,25 @@ def test_fewer_markers_than_dg_units_leave_one_reported(ardennes2):
 
 
 def test_a_dg_marker_counts_for_the_dg_penalty_of_an_over_stack(ardennes2):
+    """3.4: "Place DG markers on top of their stacks. It becomes a property of all units in it": one DG
+    marker marks an over-stack of four DG (the thirteenth red team's false warning: one marker was counted
+    for one unit). Violation: the same stack with no marker."""
     from tests.referee_records import Log, setup_position
     from validator.positions.position import Counter, Where
     pos, _ = setup_position(ardennes2, "7.1")
     extra = Counter("x1", "us-9ad-27", "allied")
-    log = Log(pos.placed(extra, Where(hex="B14.24")))
-    log.move(extra, "B14.23")                  # a fourth unit: over the limit of 3, so all four are DG
-    n = len([c for c in log.pos.at("B14.23") if c.kind == "unit"])
-    start = log.start
-    for i in range(n):
-        start = start.placed(Counter(f"dg{i}", "dg", None, frozenset(), "marker"), Where(hex="B14.23"))
-    marked = Log(start)
-    marked.move(extra, "B14.23")
+    marked = Log(pos.placed(extra, Where(hex="B14.24")).placed(
+        Counter("dg0", "dg", None, frozenset(), "marker"), Where(hex="B14.23")))
+    marked.move(extra, "B14.23")               # a fourth unit: over the limit of 3, so all four are DG
+    assert len([c for c in marked.pos.at("B14.23") if c.kind == "unit"]) == 4
     marked.next_turn("2")
     assert [f for f in audit(ardennes2, marked.record(), "7.1").findings if f.code == "HF1301"] == []
-    short = Log(start.removed("dg0"))          # one marker fewer than the units: still a warning
-    short.move(extra, "B14.23")
-    short.next_turn("2")
-    hits = [f for f in audit(ardennes2, short.record(), "7.1").findings if f.code == "HF1301"]
+    bare = Log(pos.placed(extra, Where(hex="B14.24")))
+    bare.move(extra, "B14.23")
+    bare.next_turn("2")
+    hits = [f for f in audit(ardennes2, bare.record(), "7.1").findings if f.code == "HF1301"]
     assert [(f.severity, f.hexes) for f in hits] == [("warning", ("B14.23",))]
-    assert "1 of them are not marked so" in hits[0].message
+    assert "4 of them are not marked so" in hits[0].message
 
 
 # -- a module's own predefined set-ups (.vsav) audit clean --

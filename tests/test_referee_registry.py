@@ -60,7 +60,7 @@ def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
     on = {t: {r.code for r in rules_on_event(t)} for t in (Moved, Placed, Removed, StateChanged, DieRoll,
                                                             TurnChanged, Chat)}
     combat = {"HF1501", "HF1502", "HF1503", "HF1504", "HF1505", "HF1506", "HF1507", "HF1508", "HF1509", "HF1510",
-              "HF1511", "HF1512", "HF1513", "HF1515", "HF1516", "HF1590", "HF1591", "HF1592", "HF1904"}
+              "HF1511", "HF1512", "HF1513", "HF1515", "HF1516", "HF1517", "HF1590", "HF1591", "HF1592", "HF1904"}
     assert on[DieRoll] == combat | {"HF1701"}             # the battle a roll settled, and play after the end
     assert {"HF1101", "HF1201", "HF1202", "HF1206", "HF1104", "HF1106", "HF1401"} <= on[Moved]
     assert "HF1904" not in on[Moved] and "HF1104" not in on[Placed]

@@ -989,7 +989,8 @@ def _after_battle(b: _Battle, ct: CombatTable, hex_id: str, attackers: Sequence[
     paths = {p: x.path for p, x in b.losses.items() if x.moved}
     removed = frozenset(p for p, x in b.losses.items() if x.removed)
     others = [p for p, x in b.losses.items() if x.moved and not x.removed and p not in movers
-              and (c := b.position.counter(p)) is not None and c.kind == "unit" and side_of(b.game, c) == b.side]
+              and (c := b.position.counter(p)) is not None and c.kind == "unit" and side_of(b.game, c) == b.side
+              and (w := b.position.where(p)) is not None and w.hex is not None]   # an entry is no advance
     adjacent = frozenset(b.adjacent(hex_id))
     used = b.limits.attackers if b.limits.attack_once else frozenset()
     return AfterBattle(b.memo[key], hex_id, tuple(attackers), tuple(defenders), moves, removed, paths,

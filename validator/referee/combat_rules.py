@@ -597,6 +597,53 @@ def _drag_hexes(j, piece: str, step=None) -> tuple:
     return tuple(h for h, s in path if step is None or s == step)
 
 
+@rule("HF1517", "result-after-next-roll", "error",
+      "resolve each battle, its result applied, before rolling for the next", events=(DieRoll,))
+def result_after_next_roll(v) -> Optional[Verdict]:
+    """A battle's result applied only after the next battle's roll, where the rules say each is resolved first.
+
+    ## What it checks
+    Where `rules.combat.resolve_in_order` is set and each battle is fought against one hex (`one_hex`): a roll
+    followed only by chat and another roll, after which the losses or drags of both battles' units show (the
+    first roll's battle takes its own, `battles.results_after`): one of the results came after a later roll,
+    whichever roll settled which battle. Located at the first of the earlier battle's results. Where the later
+    roll shows nothing of its own, the first roll may have had no effect and the later one may be that battle's:
+    no finding.
+    ## Why
+    Aachen 8.0: "Players must resolve each attack prior to conducting any other attacks"; the Bulge 5.2.4:
+    "Combat results for each battle are applied immediately after the battle is resolved". Crossing the Meuse
+    does not say so: there, rolling every battle first is legal.
+    ## Reads
+    `rules.combat.resolve_in_order`, `rules.combat.one_hex`, the ledger's battles of the phase, as HF1501.
+    ## Violation
+    Aachen: a roll against 1823, a roll against 1330, then the defender of 1823 deleted and that of 1330 deleted.
+    ## Near miss
+    The same with each deletion right after its own roll; or two rolls and only one battle's result after them.
+    """
+    cb = v.game.rules.combat
+    r = v.battle
+    if not (cb.resolve_in_order and cb.one_hex) or r is None or r.battle is None:
+        return None
+    late = [b for b in r.earlier if b.results_after == v.step.index and b.claimed]
+    own = [n for n, e in r.following if getattr(e, "counter", None) is not None and e.counter.kind == "unit"]
+    if not late or not own:
+        return None
+    out = []
+    for b in late:
+        shown = [x[2] for x in b.losses] + [s for _, path in b.retreats + b.advances for _, s in path]
+        out.append(Finding(
+            message=f"the result of the battle against {b.hex} (roll {b.roll.total} at step {b.step}"
+                    f"{': ' + b.result if b.result else ''}) is applied after the roll at step {v.step.index} for "
+                    f"another battle, whose result follows it too: each battle is resolved before the next is rolled",
+            hexes=(b.hex,) if b.hex else b.hexes, units=_names_of_pieces(v, b.claimed), rule=cb.resolve_in_order,
+            side=b.side, step=min(shown) if shown else v.step.index))
+    return found(*out)
+
+
+def _names_of_pieces(v, pieces) -> tuple[str, ...]:
+    return tuple(sorted(_label(v, p) for p in pieces))
+
+
 def _unverified(v, code: str) -> Optional[Verdict]:
     j = _judged(v, "unverified", code)
     if j is None:

@@ -20,7 +20,7 @@ from .ledger import Entry, Leg, Removal, Roll, drop, put
 from .movement import MoveReading, splits_in_two
 from .order import keep_order
 from .lookahead import first_leaving, steps_after
-from .scenario import at_setup, control_after, game_over, is_play
+from .scenario import at_setup, control_after, ends_at_once, game_over, is_play
 from .stacking import still_open
 
 
@@ -259,6 +259,8 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
 def _phase_of(r: "Replay", step: Step, side, cls, as_what: str) -> Optional[tuple[int, str]]:
     t = r.tracker
     reading = t.reading(side, cls)
+    if reading is None and _next_turn_for(r, step, side, lambda p: p.moves_class(cls)):
+        reading = t.reading(side, cls)
     if not t.knows_moves():
         # no phase says who moves: judge the path, not the phase
         reading = (t.current(), "move")
@@ -278,13 +280,40 @@ def _entry_phase(r: "Replay", step: Step, ev) -> Optional[tuple[int, str]]:
     t = r.tracker
     if not t.knows_arrivals():
         return None
-    i = t.arrival_phase(r.look.side_of(ev.counter), r.look.class_of(ev.counter))
+    side, cls = r.look.side_of(ev.counter), r.look.class_of(ev.counter)
+    i = t.arrival_phase(side, cls)
+    if i is None and _next_turn_for(r, step, side, lambda p: bool(p.arrivals) and p.moves_class(cls)):
+        i = t.arrival_phase(side, cls)
     if i is None:
         return None
     if i != t.current():
         keep_phase_end(r, step)
     t.enter(i, step.index)
     return i, "entry"
+
+
+def _next_turn_for(r: "Replay", step: Step, side, fits) -> bool:
+    """Where the turn's last phase is under way, told by the chat or inferred (not a turn marker the players
+    move), or no phase was ever told (no chat named one, the marker never moved), and a unit of the side that
+    plays first does what the next turn's first player turn lets it (`fits` a phase of that side), though no
+    phase left this turn does: the next turn has begun untold (the sequence of play goes round). The next
+    turn begins; False where that reading is not open."""
+    t, ids = r.tracker, [x.id for x in r.game.turns]
+    moved = r.facts.first_turn_change
+    untold = not t.pinned() and (moved is None or moved > step.index)     # no phase named, no marker moved
+    if (t.current() != len(t.phases) - 1 and not untold) or t.recorded_at is not None or r.ledger.turn not in ids \
+            or game_over(r.game, r.facts.scenario, r.ledger):
+        return False
+    here = ids.index(r.ledger.turn)
+    first = t.phases[0].side
+    j = next((k for k, p in enumerate(t.phases) if p.side in (None, side) and fits(p)), None)
+    if here + 1 >= len(ids) or j is None or any(p.side not in (None, first) for p in t.phases[:j + 1]):
+        return False
+    left = r.ledger.turn
+    _turn(r, step, TurnChanged(ids[here + 1], None))
+    r.partly(step.index, f"nothing of turn {left} is left for it after its last phase: read as turn "
+                         f"{ids[here + 1]} begun untold (the sequence of play goes round)")
+    return True
 
 
 def _entering(ev) -> Optional[str]:
@@ -365,6 +394,8 @@ def _keep_piece(r: "Replay", v) -> None:
     elif isinstance(ev, Removed):
         kept["removed"] = put(led.removed, piece, Removal(step.index, ev.counter, ev.where))
         kept["legs"] = drop(kept.get("legs", led.legs), piece)
+        if led.shortened_at is None and ends_at_once(r.game, r.facts.scenario, led.with_(removed=kept["removed"])):
+            kept["shortened_at"] = step.index
     if kept:
         r.ledger = led.with_(**kept)
     _change_position(r, ev)
@@ -398,6 +429,8 @@ def keep_phase_end(r: "Replay", step: Optional[Step]) -> None:
     kept = put(r.ledger.phase_legs, done, r.ledger.legs) if done is not None and r.ledger.legs else r.ledger.phase_legs
     r.ledger = r.ledger.with_(legs={}, open_stacks=stacks, open_mixes=mixes, phase_end_step=step.index,
                               phase_legs=kept, withdrawn={}, retreated=_still_retreated(r))
+    if r.ledger.shortened_at is not None and r.ledger.game_over_at is None:
+        r.ledger = r.ledger.with_(game_over_at=step.index)      # no further phases are conducted
 
 
 def _still_retreated(r: "Replay") -> Mapping[str, int]:

@@ -141,6 +141,8 @@ class Ledger:
     phase_end_step: int = 0
     played_after_end: Optional[int] = None                            # the step of the first play after the last turn
     game_over_at: Optional[int] = None                                # the step the marker went round past the track's end
+                                                                      # (or a phase ended after `shortened_at`)
+    shortened_at: Optional[int] = None                                # the elimination's step that ended the game at once
     attacked_in: Mapping[str, Mapping[int, int]] = field(default_factory=dict)  # this turn: piece -> phase -> roll step
     attacked_turn: Optional[str] = None                               # the turn `attacked_in` is for
     phase_legs: Mapping[int, Mapping[str, Leg]] = field(default_factory=dict)  # this turn: phase -> its legs, once over

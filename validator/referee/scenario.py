@@ -168,16 +168,38 @@ def _turn_index(game, turn: Optional[str]) -> Optional[int]:
     return t.index if t else None
 
 
-def past_last_turn(game, scenario, turn: Optional[str]) -> bool:
+def past_last_turn(game, scenario, turn: Optional[str], ledger=None) -> bool:
+    """A turn after the scenario's last (shortened by the units the ledger has seen eliminated, where the
+    scenario is shortened by its losses) has begun."""
     last = _turn_index(game, scenario.last_turn) if scenario and scenario.last_turn else None
     now = _turn_index(game, turn)
+    if last is not None and ledger is not None:
+        last -= shortened_by(scenario, ledger)
     return last is not None and now is not None and now > last
+
+
+def shortened_by(scenario, ledger) -> int:
+    """The turns the scenario has lost to its side's eliminated units (`last_turn_reduction`, Aachen 14.1)."""
+    cut = scenario.last_turn_reduction if scenario is not None else None
+    if cut is None:
+        return 0
+    return cut.turns * sum(1 for x in ledger.removed.values() if x.counter.kind == "unit" and x.counter.side == cut.side)
+
+
+def ends_at_once(game, scenario, ledger) -> bool:
+    """The elimination just kept makes the current turn the last, or one before it, where the scenario ends
+    at once then (Aachen 14.1: "the game ends immediately and no further phases are conducted")."""
+    cut = scenario.last_turn_reduction if scenario is not None else None
+    last = _turn_index(game, scenario.last_turn) if scenario is not None and scenario.last_turn else None
+    now = _turn_index(game, ledger.turn)
+    return bool(cut and cut.at_once) and last is not None and now is not None and \
+        last - shortened_by(scenario, ledger) <= now
 
 
 def game_over(game, scenario, ledger) -> bool:
     """The game has ended: a turn after the scenario's last began, or the turn track went round from its last
-    turn (`Ledger.game_over_at`)."""
-    return ledger.game_over_at is not None or past_last_turn(game, scenario, ledger.turn)
+    turn, or a phase after one in which the scenario ended at once (`Ledger.game_over_at`)."""
+    return ledger.game_over_at is not None or past_last_turn(game, scenario, ledger.turn, ledger)
 
 
 def standing(v) -> Optional[Standing]:
@@ -254,7 +276,6 @@ def play_after_last_turn(v) -> Optional[Verdict]:
     """
     if v.scenario is None or v.ledger.played_after_end is not None or not is_play(v.game, v.event):
         return None
-    over = v.ledger.game_over_at
     if not game_over(v.game, v.scenario, v.ledger):
         return None
     ev = v.event
@@ -262,11 +283,39 @@ def play_after_last_turn(v) -> Optional[Verdict]:
     name = v.look.label(c) if c is not None else ""
     what = {Moved: f"{name} moves", Placed: f"{name} enters", Removed: f"{name} is removed",
             StateChanged: f"{name} changes state"}.get(type(ev), "the dice are rolled")
-    when = (f"after the turn marker went round at step {over} (the end of the turn track)" if over is not None
-            else f"in turn {v.ledger.turn}")
-    return found(Finding(message=f"{what} {when}, after scenario {v.scenario.id}'s last turn "
-                                 f"{v.scenario.last_turn}: play after it does not count",
-                         rule=v.scenario.rule, units=(name,) if name else (), hexes=_hexes_of(ev)))
+    return found(Finding(message=f"{what} {_when_over(v)}: play after it does not count",
+                         rule=_over_rule(v), units=(name,) if name else (), hexes=_hexes_of(ev)))
+
+
+def _when_over(v) -> str:
+    led, sc = v.ledger, v.scenario
+    cut = shortened_by(sc, led)
+    if led.shortened_at is not None:
+        return (f"after the phase in which the scenario ended at once, at the elimination of step {led.shortened_at} "
+                f"({cut} {_side_name(v, sc.last_turn_reduction.side)} unit(s) eliminated: the last turn would be turn "
+                f"{_turn_id(v.game, sc.last_turn, cut)})")
+    if led.game_over_at is not None:
+        return (f"after the turn marker went round at step {led.game_over_at} (the end of the turn track), after "
+                f"scenario {sc.id}'s last turn {sc.last_turn}")
+    if cut:
+        return (f"in turn {led.turn}, after scenario {sc.id}'s last turn {_turn_id(v.game, sc.last_turn, cut)} "
+                f"(turn {sc.last_turn} less {cut} for the {_side_name(v, sc.last_turn_reduction.side)} units eliminated)")
+    return f"in turn {led.turn}, after scenario {sc.id}'s last turn {sc.last_turn}"
+
+
+def _side_name(v, side: str) -> str:
+    s = v.game.side(side)
+    return s.name if s else side
+
+
+def _turn_id(game, last: str, cut: int) -> str:
+    i = _turn_index(game, last) - cut
+    return game.turns[i].id if 0 <= i < len(game.turns) else str(i)
+
+
+def _over_rule(v) -> Optional[str]:
+    cut = v.scenario.last_turn_reduction
+    return cut.rule if cut is not None and shortened_by(v.scenario, v.ledger) else v.scenario.rule
 
 
 def _hexes_of(ev) -> tuple[str, ...]:

@@ -36,11 +36,14 @@ def over_limit(v, position: Position) -> list:
 
 
 def unmarked(v, position: Position, h: str, units, state: str) -> int:
-    """How many of a hex's units show `state` neither on their piece nor by a marker in the hex."""
+    """How many of a hex's units show `state` neither on their piece nor by a marker in the hex (one marker
+    for one unit, or for all of them where the tree says it marks the stack)."""
     shows = v.facts.marker_states
     bare = sum(1 for c in units if state not in c.state)
-    markers = sum(1 for c in position.at(h) if c.kind == "marker" and state in shows.get(c.unit, ()))
-    return max(0, bare - markers)
+    markers = [c for c in position.at(h) if c.kind == "marker" and state in shows.get(c.unit, ())]
+    if any((m := v.game.marker(c.unit)) is not None and m.whole_stack for c in markers):
+        return 0
+    return max(0, bare - len(markers))
 
 
 def inherited(v, units) -> bool:

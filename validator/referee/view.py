@@ -15,7 +15,7 @@ from typing import Optional
 from ..geometry.locations import in_play
 from ..source.model import Game, Scenario, Unit
 from ..positions.position import Counter, Position
-from ..records.record import GameRecord
+from ..records.record import GameRecord, TurnChanged
 from ..positions.stacking import overstacked, side_of as _side_of
 from .costs import ClassCosts, costs_by_class
 from .ledger import Ledger
@@ -357,6 +357,11 @@ class Facts:
     @functools.cached_property
     def marker_states(self) -> dict:
         return marker_states(self.game)
+
+    @functools.cached_property
+    def first_turn_change(self) -> Optional[int]:
+        """The step of the record's first turn marker move (None: the players never move it)."""
+        return next((s.index for s in self.record.steps if any(isinstance(e, TurnChanged) for e in s.events)), None)
 
     @functools.cached_property
     def arrival_lines(self) -> tuple:

@@ -200,6 +200,7 @@ def _index(parts: Parts) -> dict:
     return {
         "units": {u.id: u for u in parts["units"]},
         "formations": {f.id: f for f in parts["formations"]},
+        "markers": {m.id: m for m in parts["markers"]},
         "sides": {s.id: s for s in parts["sides"]},
         "nationalities": {n.id: n for s in parts["sides"] for n in s.nationalities},
         "turns": {t.id: t for t in parts["turns"]},

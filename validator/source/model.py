@@ -223,6 +223,7 @@ class CombatRule:
     combat_phases_only: Optional[str] = None  # no combat (no combat roll applied) outside the combat phases
     one_hex: Optional[str] = None             # each battle is fought against the units of one hex
     steps_by_combat_only: Optional[str] = None  # units lose or regain steps, or leave play, only by combat results
+    resolve_in_order: Optional[str] = None    # each battle's result is applied before the next battle's roll
     retreat_before_combat: Optional[RetreatBeforeCombat] = None  # a defender may retreat before the odds, no roll
     unjudged: tuple["TextRule", ...] = ()     # combat rules kept as text only: the referee does not judge them
 
@@ -652,6 +653,7 @@ class Marker:
     loc: Loc = NOWHERE
     side: Optional[str] = None
     states: tuple[str, ...] = ()              # unit states this marker shows ("improved-position" -> fort)
+    whole_stack: bool = False                 # it shows them for every unit of its hex (Ardennes II 3.4)
 
 
 @frozen
@@ -841,6 +843,17 @@ class VictoryTerms:
 
 
 @frozen
+class LastTurnReduction:
+    """A scenario shortened by its losses (special_rules[].last_turn_reduction): `turns` fewer for each unit
+    of `side` eliminated; `at_once`: an elimination making the current turn the last ends the game there."""
+    side: str
+    turns: int
+    at_once: bool
+    rule: Optional[str]
+    per: Optional[str] = None                 # the rule's words for what counts
+
+
+@frozen
 class Scenario:
     """One scenario (scenarios/*.yaml): its boards, turns, set-up, reinforcements and victory conditions."""
     id: str
@@ -862,6 +875,7 @@ class Scenario:
     special_rules: tuple[dict, ...]
     loc: Loc = NOWHERE
     victory_terms: Optional[VictoryTerms] = None
+    last_turn_reduction: Optional[LastTurnReduction] = None
 
 
 @frozen
@@ -1059,6 +1073,9 @@ class Game:
 
     def formation(self, fid: str) -> Optional[Formation]:
         return self._index["formations"].get(fid)
+
+    def marker(self, mid: str) -> Optional[Marker]:
+        return self._index["markers"].get(mid)
 
     def side(self, sid: str) -> Optional[Side]:
         return self._index["sides"].get(sid)

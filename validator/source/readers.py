@@ -22,7 +22,7 @@ from .model import (
     NotIfMovedIn, SpecialMove, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
     ResultCode, ResultEffect, RetreatBeforeCombat, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
     TableClamp, TableRow, TableStrengths, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, ZocRule,
-    ArrivalTerms, VictoryTerms, ZocClass, ColumnShift, StrengthModifier, TextRule, UnitCondition, Unprinted,
+    ArrivalTerms, LastTurnReduction, VictoryTerms, ZocClass, ColumnShift, StrengthModifier, TextRule, UnitCondition, Unprinted,
 )
 from .art import board_arts, faces
 from .images import inspect
@@ -267,6 +267,7 @@ def _rules(r) -> Rules:
                           attack_once=_limit(cb.get("attack_once")), defend_once=_limit(cb.get("defend_once")),
                           combat_phases_only=_limit(cb.get("combat_phases_only")), one_hex=_limit(cb.get("one_hex")),
                           steps_by_combat_only=_limit(cb.get("steps_by_combat_only")),
+                          resolve_in_order=_limit(cb.get("resolve_in_order")),
                           retreat_before_combat=_retreat_before_combat(cb.get("retreat_before_combat")),
                           unjudged=tuple(TextRule(text=u["text"], rule=u.get("rule"), loc=_loc(u))
                                          for u in cb.get("unjudged") or ())),
@@ -527,7 +528,8 @@ def read_counters(c, parts: Parts) -> dict:
                                    loc=_loc(x)) for x in c.get("formations") or ()),
         units=tuple(_unit(x, names, default_steps) for x in c.get("units") or ()),
         markers=tuple(Marker(id=x["id"], name=x["name"], count=x.get("count"), loc=_loc(x), side=x.get("side"),
-                             states=_t(x.get("states"))) for x in c.get("markers") or ()),
+                             states=_t(x.get("states")), whole_stack=bool(x.get("whole_stack")))
+                for x in c.get("markers") or ()),
     )
 
 
@@ -571,7 +573,17 @@ def read_scenario(s, parts: Parts) -> Scenario:
         supply_sources=tuple(dict(v) | {"loc": _loc(v)} for v in s.get("supply_sources") or ()),
         victory=dict(s.get("victory") or {}) | {"loc": _loc(s.get("victory"))} if s.get("victory") else {},
         special_rules=tuple(dict(v) for v in s.get("special_rules") or ()),
-        loc=_loc(s), victory_terms=_victory_terms(s.get("victory")))
+        loc=_loc(s), victory_terms=_victory_terms(s.get("victory")),
+        last_turn_reduction=_last_turn_reduction(s.get("special_rules") or ()))
+
+
+def _last_turn_reduction(rules) -> Optional[LastTurnReduction]:
+    for r in rules:
+        x = r.get("last_turn_reduction")
+        if x:
+            return LastTurnReduction(side=x["side"], turns=int(x["turns"]), at_once=bool(x.get("at_once")),
+                                     rule=str(r["rule"]) if r.get("rule") is not None else None, per=x.get("per"))
+    return None
 
 
 def _victory_terms(v) -> Optional[VictoryTerms]:

@@ -198,6 +198,8 @@ GAME = _obj(
                     one_hex={**_obj(), "description": "each battle is fought against the units of one hex"},
                     steps_by_combat_only={**_obj(), "description": "units lose or regain steps, or leave play, only "
                                                                    "by combat results (no other rule does)"},
+                    resolve_in_order={**_obj(), "description": "each battle is resolved, its result applied, before "
+                                                               "the next battle's roll"},
                     retreat_before_combat={**_obj(hexes={"type": "integer", "minimum": 0, "maximum": MAX_DISTANCE},
                                                   overrun=_s),
                                            "description": "the defender may retreat instead of a roll (no CRT "
@@ -400,7 +402,9 @@ COUNTERS = _obj(
         steps={"type": "integer", "minimum": 1, "maximum": 9},
         reduced=_sn, flags=_strs, count=_count,
         setup_code=_sn)},
-    markers={"type": "array", "items": _obj(["id", "name"], id=_id, name=_s, count=_count, side=_sn, states=_strs)},
+    markers={"type": "array", "items": _obj(["id", "name"], id=_id, name=_s, count=_count, side=_sn, states=_strs,
+                                            whole_stack={"type": "boolean", "description": "the marker shows its "
+                                                         "states for every unit of its hex, not for one"})},
 )
 
 OOA = _obj(["orders_of_arrival"], orders_of_arrival={"type": "array", "items": {"$ref": "#/$defs/ooa"}})
@@ -440,6 +444,12 @@ SCENARIO = _obj(
                  wins=_obj(["side", "points"], side=_s, points={"type": "integer", "minimum": 0, "maximum": 9999})),
     special_rules={"type": "array", "items": _obj(
         id={"type": ["string", "number"]}, text=_sn, name=_sn, units={"$ref": "#/$defs/placements"},
+        last_turn_reduction=_obj(
+            ["side", "turns"], per=_sn,
+            side={**_s, "description": "the side whose units' elimination shortens the scenario"},
+            turns={"type": "integer", "minimum": 1, "maximum": 99, "description": "turns taken off per unit"},
+            at_once={"type": "boolean", "description": "an elimination that makes the current turn the last "
+                                                       "ends the game at once"}),
         extra_ok=True)},
     game_length=_sn,
 )

@@ -1,0 +1,108 @@
+"""Real VASSAL 3.7.9 logs recorded by the red teams of 2 December's second session from the rulebooks, each with
+its SCRIPT and EXPECTED in tests/fixtures/vlogs.
+
+- Aachen 14.1, Excessive US Casualties: the scenario is a turn shorter for each US unit eliminated, and ends at
+  once where an elimination makes the current turn the last (`last_turn_reduction`). Missed before: play after
+  the shortened end drew nothing. Near misses: GT 19 played after one US loss in GT 18, and play in the phase of
+  the elimination that ends the game.
+- Ardennes II 3.4: one DG marker on a stack marks every unit in it (`markers[].whole_stack`): a false warning
+  for each marked stack before (HF1301, HF1311). Violations: the same stacks with no marker.
+- Aachen 8.0, "Players must resolve each attack prior to conducting any other attacks" (`resolve_in_order`): two
+  battles rolled first, then both results: HF1517 at the first late result (before: nothing). Near miss: in
+  Crossing the Meuse, which does not say so, the same order is legal (tests/test_referee_results_later.py).
+- Meuse 3.2, 11.1: after the turn's last phase told in the chat (or with no phase ever told), a unit of the
+  side that plays first moving or entering as the next turn's first player turn lets it: that turn begun untold
+  (HF1101, HF1401, HF1406 before). Near miss: a Blue leg unit moving then is still HF1102 (9.1)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.vassal.vlog import read_log
+from validator.referee.audit import audit
+from validator.source.loader import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+VLOGS = ROOT / "tests" / "fixtures" / "vlogs"
+SHARED = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/shared/vassal-logs"))
+               if (p / "aachen.vmod").is_file()), None)
+FOUND = {                                   # log -> its errors and warnings (step, code, hexes)
+    ("aachen", "aachen_excessive_casualties_end"): [(29, "HF1701", ("1934", "2032"))],
+    ("aachen", "aachen_excessive_casualties_shortened"): [(34, "HF1701", ("1823", "1822"))],
+    ("aachen", "aachen_rolls_first"): [(10, "HF1517", ("1823",))],
+    ("meuse", "meuse_chat_no_turn2_red_move"): [],
+    ("meuse", "meuse_chat_no_turn2_entry"): [],
+    ("meuse", "meuse_chat_last_phase_leg_moves"): [(41, "HF1102", ("A15.03", "A14.03"))],
+    ("ardennes2", "ardennes2_dg_marker_stacks"): [     # the two long drags: legal only along roads (2.1)
+        (4, "HF1205", ("B34.33", "B34.38")), (5, "HF1205", ("B33.46", "B34.40")),
+        (14, "HF1301", ("B38.47",)), (14, "HF1311", ("B34.38",))],
+}
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {g: load_game(ROOT / "source" / g)[0] for g in ("aachen", "ardennes2", "meuse")}
+
+
+def _audit(games, game_name, log):
+    module = VLOGS / "meuse.vmod" if game_name == "meuse" else (SHARED / f"{game_name}.vmod" if SHARED else None)
+    if module is None:
+        pytest.skip("the Aachen and Ardennes II modules are in shared/vassal-logs")
+    game = games[game_name]
+    return audit(game, read_log(VLOGS / f"{log}.vlog", module, game), "1" if game_name == "meuse" else None)
+
+
+@pytest.mark.parametrize("game_name, log", sorted(FOUND))
+def test_what_each_log_breaks(games, game_name, log):
+    a = _audit(games, game_name, log)
+    assert [(f.step, f.code, f.hexes) for f in a.findings if f.severity in ("error", "warning")] == \
+        FOUND[(game_name, log)]
+
+
+def test_the_game_ends_at_once_when_the_current_turn_becomes_the_last(games):
+    a = _audit(games, "aachen", "aachen_excessive_casualties_end")
+    (f,) = [f for f in a.findings if f.code == "HF1701"]
+    assert f.rule == "14.1" and f.turn == "19"
+    assert "ended at once, at the elimination of step 26 (1 US unit(s) eliminated: the last turn would be turn 19)" \
+        in f.message
+
+
+def test_one_us_loss_in_gt18_leaves_gt19_to_play(games):
+    a = _audit(games, "aachen", "aachen_excessive_casualties_shortened")
+    (f,) = [f for f in a.findings if f.code == "HF1701"]
+    assert (f.step, f.turn, f.rule) == (34, "20", "14.1")
+    assert "after scenario aachen's last turn 19 (turn 20 less 1 for the US units eliminated)" in f.message
+
+
+def test_no_us_loss_the_game_runs_its_twenty_turns(games):
+    """Near miss: the same log with the US unit's deletion left out (only the German one eliminated): GT 20 is
+    still the scenario's, and its play draws no HF1701."""
+    import dataclasses
+    from validator.records.record import Removed
+    if SHARED is None:
+        pytest.skip("the Aachen module is in shared/vassal-logs")
+    game = games["aachen"]
+    rec = read_log(VLOGS / "aachen_excessive_casualties_shortened.vlog", SHARED / "aachen.vmod", game)
+    steps = tuple(s for s in rec.steps if not any(isinstance(e, Removed) and e.counter.side == "us" for e in s.events))
+    assert len(steps) == len(rec.steps) - 1
+    a = audit(game, dataclasses.replace(rec, steps=steps), None)
+    assert [f for f in a.findings if f.code == "HF1701"] == []
+
+
+@pytest.mark.parametrize("log", ["meuse_chat_no_turn2_red_move", "meuse_chat_no_turn2_entry"])
+def test_the_next_turn_begun_untold_is_said(games, log):
+    a = _audit(games, "meuse", log)
+    (f,) = [f for f in a.findings if f.step == 41 and f.code == "HF1901"]
+    assert (f.turn, f.phase) == ("2", "red-movement")
+    assert "read as turn 2 begun untold" in f.message
+
+
+def test_a_turn_with_nothing_told(games):
+    """The red team's hand record of a whole turn with no turn event, no start phase and no phase named, then
+    turn 2's reinforcement: no error or warning (HF1401, HF1406 and HF1509 before)."""
+    from validator.records.record_yaml import record_from_yaml
+    path = ROOT / "tests" / "fixtures" / "records" / "meuse_untold_turn.yaml"
+    a = audit(games["meuse"], record_from_yaml(path.read_text(), str(path)), "1")
+    assert [(f.step, f.code) for f in a.findings if f.severity in ("error", "warning")] == []
+    assert any("read as turn 2 begun untold" in f.message for f in a.findings if f.step == 38)
