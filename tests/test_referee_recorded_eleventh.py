@@ -6,7 +6,9 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   the shortened end drew nothing. Near misses: GT 19 played after one US loss in GT 18, and play in the phase of
   the elimination that ends the game.
 - Ardennes II 3.4: one DG marker on a stack marks every unit in it (`markers[].whole_stack`): a false warning
-  for each marked stack before (HF1301, HF1311). Violations: the same stacks with no marker.
+  for each marked stack before (HF1301, HF1311). Violations: the same stacks with no marker. And its attack is
+  halved for certain (3.4 "Attack 1/2"): an A1D1 at about 2:1 draws HF1502 (only an unprinted cell read against
+  the tree's likely place fits); fully verified before. Near miss: the A1 row 4 prints there.
 - Aachen 8.0, "Players must resolve each attack prior to conducting any other attacks" (`resolve_in_order`): two
   battles rolled first, then both results: HF1517 at the first late result (before: nothing). Near miss: in
   Crossing the Meuse, which does not say so, the same order is legal (tests/test_referee_results_later.py).
@@ -37,6 +39,8 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("ardennes2", "ardennes2_dg_marker_stacks"): [     # the two long drags: legal only along roads (2.1)
         (4, "HF1205", ("B34.33", "B34.38")), (5, "HF1205", ("B33.46", "B34.40")),
         (14, "HF1301", ("B38.47",)), (14, "HF1311", ("B34.38",))],
+    ("ardennes2", "ardennes2_dg_attack_halved"): [(5, "HF1502", ("B19.17",))],
+    ("ardennes2", "ardennes2_dg_attack_halved_near_miss"): [],
 }
 
 
