@@ -978,6 +978,20 @@ EXAMPLES: dict[str, dict] = {'HF001': {'code': 'HF001',
             'side': 'us',
             'hexes': ['1330', '1230', '1430'],
             'units': ['1-1-7 infantry', '3-3-7 infantry']},
+ 'HF1502': {'code': 'HF1502',
+            'severity': 'warning',
+            'message': "combat roll 4 (2+2) against B19.17: the applied result fits only if row 4's missing "
+                       'cell is not under 7:1+, where the tree takes it to be: crt column 1:4 (1:4 shifted '
+                       '10L, left of the first column: read as 1:4), row 4 (a cell the print does not show)',
+            'help': 'the result fits only a reading the tree declares unlikely (see the assumption named); '
+                    'check the printed table, or the result applied',
+            'rule': '3.2',
+            'step': 5,
+            'turn': '1',
+            'phase': 'de-combat',
+            'side': 'axis',
+            'hexes': ['B19.17'],
+            'units': ['1-1-10 Inf Co (K/110)', '2-2-12 Inf KG (vCoch)']},
  'HF1503': {'code': 'HF1503',
             'severity': 'error',
             'message': '3rd Motor Rifle Regiment attacked at step 20 against A16.11 and attacks again in the '
