@@ -12,6 +12,9 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
 - Aachen 8.0, "Players must resolve each attack prior to conducting any other attacks" (`resolve_in_order`): two
   battles rolled first, then both results: HF1517 at the first late result (before: nothing). Near miss: in
   Crossing the Meuse, which does not say so, the same order is legal (tests/test_referee_results_later.py).
+- Bulge 6.3, "Each unit moves individually ... A unit's movement is considered complete once the player begins
+  moving another unit": two units dragged together, one dragged on, then the other: HF1104 (missed before).
+  Near miss: the first of them dragged on alone.
 - Meuse 3.2, 11.1: after the turn's last phase told in the chat (or with no phase ever told), a unit of the
   side that plays first moving or entering as the next turn's first player turn lets it: that turn begun untold
   (HF1101, HF1401, HF1406 before). Near miss: a Blue leg unit moving then is still HF1102 (9.1)."""
@@ -33,6 +36,9 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("aachen", "aachen_excessive_casualties_end"): [(29, "HF1701", ("1934", "2032"))],
     ("aachen", "aachen_excessive_casualties_shortened"): [(34, "HF1701", ("1823", "1822"))],
     ("aachen", "aachen_rolls_first"): [(10, "HF1517", ("1823",))],
+    ("bulge", "bulge_stack_drag_then_each"): [
+        (7, "HF1104", ("UU9", "UU11")), (14, "HF1101", ("UU10", "UU12")), (22, "HF1101", ("PP18", "PP19")),
+        (25, "HF1101", ("UU11", "VV11"))],
     ("meuse", "meuse_chat_no_turn2_red_move"): [],
     ("meuse", "meuse_chat_no_turn2_entry"): [],
     ("meuse", "meuse_chat_last_phase_leg_moves"): [(41, "HF1102", ("A15.03", "A14.03"))],
@@ -46,11 +52,12 @@ FOUND = {                                   # log -> its errors and warnings (st
 
 @pytest.fixture(scope="module")
 def games():
-    return {g: load_game(ROOT / "source" / g)[0] for g in ("aachen", "ardennes2", "meuse")}
+    return {g: load_game(ROOT / "source" / g)[0] for g in ("aachen", "ardennes2", "bulge", "meuse")}
 
 
 def _audit(games, game_name, log):
-    module = VLOGS / "meuse.vmod" if game_name == "meuse" else (SHARED / f"{game_name}.vmod" if SHARED else None)
+    module = VLOGS / f"{game_name}.vmod" if game_name in ("meuse", "bulge") else \
+        (SHARED / f"{game_name}.vmod" if SHARED else None)
     if module is None:
         pytest.skip("the Aachen and Ardennes II modules are in shared/vassal-logs")
     game = games[game_name]

@@ -42,7 +42,9 @@ def keep_order(v) -> Ledger:
         pieces = frozenset(e.counter.piece for e in v.step.events if is_map_move(e))
         again = frozenset(p for p in pieces if p in st.done)
         done, group = st.done, st.group
-        if not pieces <= group:
+        # a drag of other units, or (where each unit moves individually) of some of the units dragged together
+        # (read as the last of them to move: the others' moves were over when it began)
+        if not pieces <= group or (pieces != group and not rule_of.stacks_together):
             ender = v.label(c)
             done = {**done, **{p: (v.step.index, ender) for p in group - pieces if p not in done}}
             group = pieces
@@ -70,9 +72,13 @@ def moved_after_move_was_over(v) -> Optional[Verdict]:
     `rules.one_at_a_time` (or the phase's own), the phase's certainty; the ledger's order of moving.
     ## Violation
     A unit dragged, a second unit dragged, then the first dragged again, in one movement phase.
+    Where each unit moves individually (`stacks: individually`), two units dragged together are read as
+    moving that path one after the other, the one dragged on alone afterwards last: the Bulge's Panzer
+    Brigade 150 and KG Peiper dragged UU8 -> UU9 together, Peiper on to UU10, then Pz Bde 150 on to UU11
+    (6.3).
     ## Near miss
     The first unit dragged twice in a row (one move of several drags), or any order in a game whose
-    rules do not end a move when another starts (Meuse 4.1).
+    rules do not end a move when another starts (Meuse 4.1); or the stack dragged on together.
     """
     i = v.reading[0] if v.reading else None
     rule_of = one_at_a_time(v, i)
