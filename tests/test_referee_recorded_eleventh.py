@@ -12,6 +12,9 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
 - Aachen 8.0, "Players must resolve each attack prior to conducting any other attacks" (`resolve_in_order`): two
   battles rolled first, then both results: HF1517 at the first late result (before: nothing). Near miss: in
   Crossing the Meuse, which does not say so, the same order is legal (tests/test_referee_results_later.py).
+- Ardennes II 3.3: a US unit dragged away in the German movement phase is a retreat before an overrun only where
+  a German unit next to it moved up this phase from a hex not next to it ("Not start the Phase in a hex
+  adjacent to an enemy unit"): else HF1101 (a note before). Near miss: ardennes2_overrun_retreat.
 - Bulge 6.3, "Each unit moves individually ... A unit's movement is considered complete once the player begins
   moving another unit": two units dragged together, one dragged on, then the other: HF1104 (missed before).
   Near miss: the first of them dragged on alone.
@@ -47,6 +50,8 @@ FOUND = {                                   # log -> its errors and warnings (st
         (14, "HF1301", ("B38.47",)), (14, "HF1311", ("B34.38",))],
     ("ardennes2", "ardennes2_dg_attack_halved"): [(5, "HF1502", ("B19.17",))],
     ("ardennes2", "ardennes2_dg_attack_halved_near_miss"): [],
+    ("ardennes2", "ardennes2_retreat_without_overrun"): [(3, "HF1101", ("B26.52", "B25.52")),
+                                                         (5, "HF1101", ("B26.50", "B21.50"))],
 }
 
 

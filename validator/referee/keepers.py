@@ -238,7 +238,8 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
     than the phase's dragged from next to its enemy or from a hex it shares with one (an overrun's attacker
     dragged into the defender's hex) (or on from such a retreat), or one of the phase's
     side dragged from a hex such a retreat left this phase, or next to one: "retreat" or "advance" (None:
-    neither). The retreat is kept."""
+    neither). In a movement phase the retreat needs an enemy that may be overrunning it (`_may_overrun`).
+    The retreat is kept."""
     rbc = r.game.rules.combat.retreat_before_combat
     p = r.tracker.phase()
     if rbc is None or p is None or p.side is None or not (p.combat or (rbc.overrun and p.moves)):
@@ -249,11 +250,26 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
         held = r.look.enemies(r.position, side)
         if piece not in withdrawn and src not in held and not any(n in held for n in r.look.grid.neighbours(src)):
             return None                        # (an overrun's attacker may stand in the defender's hex)
+        if piece not in withdrawn and p.moves and rbc.overrun and not _may_overrun(r, src, held):
+            return None
         r.ledger = r.ledger.with_(withdrawn=put(withdrawn, piece, withdrawn.get(piece, src)))
         return "retreat"
     left = set(withdrawn.values())
     near = src in left or any(n in left for n in r.look.grid.neighbours(src))
     return "advance" if p.combat and side == p.side and near else None
+
+
+def _may_overrun(r: "Replay", src: str, held) -> bool:
+    """In a movement phase, an enemy in or next to `src` may be overrunning it: one that moved this phase from a
+    hex not next to `src` (Ardennes II 3.3: an overrun's attacker must "Not start the Phase in a hex adjacent to
+    an enemy unit"; one that did not move stands where it began, next to this unit)."""
+    near = (src, *r.look.grid.neighbours(src))
+    for h in near:
+        for c in held.get(h, ()):
+            leg = r.ledger.legs.get(c.piece)
+            if leg is not None and (leg.start is None or leg.start not in near):
+                return True
+    return False
 
 
 def _phase_of(r: "Replay", step: Step, side, cls, as_what: str) -> Optional[tuple[int, str]]:
