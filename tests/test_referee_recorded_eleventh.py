@@ -14,7 +14,9 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   Crossing the Meuse, which does not say so, the same order is legal (tests/test_referee_results_later.py).
 - Ardennes II 3.3: a US unit dragged away in the German movement phase is a retreat before an overrun only where
   a German unit next to it moved up this phase from a hex not next to it ("Not start the Phase in a hex
-  adjacent to an enemy unit"): else HF1101 (a note before). Near miss: ardennes2_overrun_retreat.
+  adjacent to an enemy unit"): else HF1101 (a note before). Near miss: ardennes2_overrun_retreat. And 3.2: a DG
+  defender must Hold (`retreat_before_combat.hold_if`): its retreat before combat is HF1101 (a note before);
+  near miss: A/9, not DG, retreating before combat in the same phase.
 - Bulge 6.3, "Each unit moves individually ... A unit's movement is considered complete once the player begins
   moving another unit": two units dragged together, one dragged on, then the other: HF1104 (missed before).
   Near miss: the first of them dragged on alone.
@@ -50,6 +52,9 @@ FOUND = {                                   # log -> its errors and warnings (st
         (14, "HF1301", ("B38.47",)), (14, "HF1311", ("B34.38",))],
     ("ardennes2", "ardennes2_dg_attack_halved"): [(5, "HF1502", ("B19.17",))],
     ("ardennes2", "ardennes2_dg_attack_halved_near_miss"): [],
+    ("ardennes2", "ardennes2_dg_must_hold"): [
+        (7, "HF1502", ("B26.50",)), (16, "HF1101", ("B34.39", "B39.40")), (16, "HF1101", ("B34.39", "B39.40")),
+        (17, "HF1101", ("B33.40", "B34.39"))],
     ("ardennes2", "ardennes2_retreat_without_overrun"): [(3, "HF1101", ("B26.52", "B25.52")),
                                                          (5, "HF1101", ("B26.50", "B21.50"))],
 }

@@ -238,7 +238,8 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
     than the phase's dragged from next to its enemy or from a hex it shares with one (an overrun's attacker
     dragged into the defender's hex) (or on from such a retreat), or one of the phase's
     side dragged from a hex such a retreat left this phase, or next to one: "retreat" or "advance" (None:
-    neither). In a movement phase the retreat needs an enemy that may be overrunning it (`_may_overrun`).
+    neither). Not where the unit must Hold (`_holds`); in a movement phase, only where an enemy may be
+    overrunning it (`_may_overrun`).
     The retreat is kept."""
     rbc = r.game.rules.combat.retreat_before_combat
     p = r.tracker.phase()
@@ -250,7 +251,8 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
         held = r.look.enemies(r.position, side)
         if piece not in withdrawn and src not in held and not any(n in held for n in r.look.grid.neighbours(src)):
             return None                        # (an overrun's attacker may stand in the defender's hex)
-        if piece not in withdrawn and p.moves and rbc.overrun and not _may_overrun(r, src, held):
+        if piece not in withdrawn and (_holds(r, rbc, ev.counter, src) or
+                                       (p.moves and rbc.overrun_from_apart is not None and not _may_overrun(r, src, held))):
             return None
         r.ledger = r.ledger.with_(withdrawn=put(withdrawn, piece, withdrawn.get(piece, src)))
         return "retreat"
@@ -259,10 +261,23 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
     return "advance" if p.combat and side == p.side and near else None
 
 
+def _holds(r: "Replay", rbc, c, src: str) -> bool:
+    """The unit must Hold: it is in a state `hold_if` names, on its piece or by a marker marking its whole stack
+    (Ardennes II 3.2: "A Hold becomes mandatory ... if the Defender is: DG")."""
+    if not rbc.hold_if:
+        return False
+    if set(rbc.hold_if) & c.state:
+        return True
+    shows = r.facts.marker_states
+    return any(m.kind == "marker" and set(rbc.hold_if) & shows.get(m.unit, frozenset()) and
+               (k := r.game.marker(m.unit)) is not None and k.whole_stack for m in r.position.at(src))
+
+
 def _may_overrun(r: "Replay", src: str, held) -> bool:
-    """In a movement phase, an enemy in or next to `src` may be overrunning it: one that moved this phase from a
-    hex not next to `src` (Ardennes II 3.3: an overrun's attacker must "Not start the Phase in a hex adjacent to
-    an enemy unit"; one that did not move stands where it began, next to this unit)."""
+    """In a movement phase, an enemy in or next to `src` may be overrunning it, where an overrun's attacker may
+    not begin the phase next to an enemy (`overrun_from_apart`, Ardennes II 3.3: "Not start the Phase in a hex
+    adjacent to an enemy unit"): one that moved this phase from a hex not next to `src` (one that did not move
+    stands where it began, next to this unit)."""
     near = (src, *r.look.grid.neighbours(src))
     for h in near:
         for c in held.get(h, ()):

@@ -204,10 +204,15 @@ class TextRule:
 @frozen
 class RetreatBeforeCombat:
     """The defender may retreat instead of a roll (game.yaml rules.combat.retreat_before_combat): `hexes`
-    it retreats; `overrun` the rule number of attacks made during movement with the same choice, if any."""
+    it retreats; `overrun` the rule number of attacks made during movement with the same choice, if any;
+    `overrun_from_apart`: the rule that an overrun's attacker may not begin the phase next to an enemy;
+    `hold_if`: defender states in which no retreat before combat is allowed (a Hold is mandatory), its rule."""
     rule: Optional[str]
     hexes: Optional[int] = None
     overrun: Optional[str] = None
+    overrun_from_apart: Optional[str] = None
+    hold_if: tuple[str, ...] = ()
+    hold_rule: Optional[str] = None
 
 
 @frozen

@@ -230,8 +230,11 @@ def _mixing_rule(m) -> MixingRule:
 def _retreat_before_combat(m) -> Optional[RetreatBeforeCombat]:
     if not m:
         return None
+    hold = m.get("hold_if") or {}
     return RetreatBeforeCombat(rule=str(m.get("rule") or ""), hexes=m.get("hexes"),
-                               overrun=str(m["overrun"]) if m.get("overrun") else None)
+                               overrun=str(m["overrun"]) if m.get("overrun") else None,
+                               overrun_from_apart=_limit(m.get("overrun_from_apart")),
+                               hold_if=_t(hold.get("states")), hold_rule=str(hold["rule"]) if hold.get("rule") else None)
 
 
 def _limit(m) -> Optional[str]:

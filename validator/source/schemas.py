@@ -201,7 +201,12 @@ GAME = _obj(
                     resolve_in_order={**_obj(), "description": "each battle is resolved, its result applied, before "
                                                                "the next battle's roll"},
                     retreat_before_combat={**_obj(hexes={"type": "integer", "minimum": 0, "maximum": MAX_DISTANCE},
-                                                  overrun=_s),
+                                                  overrun=_s,
+                                                  overrun_from_apart={**_obj(), "description": "an overrun's "
+                                                                      "attacker may not begin the phase next to "
+                                                                      "an enemy unit"},
+                                                  hold_if={**_obj(["states"], states=_strs), "description":
+                                                           "defender states in which a Hold is mandatory"}),
                                            "description": "the defender may retreat instead of a roll (no CRT "
                                                           "roll; the attacker may advance); `overrun`: the rule "
                                                           "of attacks during movement with the same choice"},
