@@ -17,6 +17,8 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   adjacent to an enemy unit"): else HF1101 (a note before). Near miss: ardennes2_overrun_retreat. And 3.2: a DG
   defender must Hold (`retreat_before_combat.hold_if`): its retreat before combat is HF1101 (a note before);
   near miss: A/9, not DG, retreating before combat in the same phase.
+- A roll of dice no combat table is rolled with (Ardennes II's 1d6 barrage, the CRT taking 2d6) settles no
+  battle: a unit dragged after it is not read as retreating (HF1101 in the US Barrage Phase, 3.6; a note before).
 - Bulge 6.3, "Each unit moves individually ... A unit's movement is considered complete once the player begins
   moving another unit": two units dragged together, one dragged on, then the other: HF1104 (missed before).
   Near miss: the first of them dragged on alone.
@@ -55,6 +57,8 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("ardennes2", "ardennes2_dg_must_hold"): [
         (7, "HF1502", ("B26.50",)), (16, "HF1101", ("B34.39", "B39.40")), (16, "HF1101", ("B34.39", "B39.40")),
         (17, "HF1101", ("B33.40", "B34.39"))],
+    ("ardennes2", "ardennes2_barrage_roll_then_move"): [(6, "HF1101", ("B29.05", "B28.05")),
+                                                        (11, "HF1101", ("B40.49", "B38.49"))],
     ("ardennes2", "ardennes2_retreat_without_overrun"): [(3, "HF1101", ("B26.52", "B25.52")),
                                                          (5, "HF1101", ("B26.50", "B21.50"))],
 }

@@ -15,6 +15,8 @@ from typing import Mapping, Optional
 from ..records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
 from .arrivals import consumed, entry_area, held_back
 from .battles import keep_battle, read_battle
+from .combat import tables_for_roll
+from .crt import combat_tables
 from . import rules_on, rules_on_event
 from .ledger import Entry, Leg, Removal, Roll, drop, put
 from .movement import MoveReading, splits_in_two
@@ -138,7 +140,8 @@ def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
 
 
 def _roll(r: "Replay", step: Step, ev: DieRoll) -> None:
-    r.tracker.rolled()
+    if _may_be_combat(r.game, ev):
+        r.tracker.rolled()                # the drags after it may be a battle's retreats and advances
     r.ledger = r.ledger.with_(rolls=r.ledger.rolls + (roll_entry(r, step, ev),))
     r.note_step(step)
     v = r.view("event", step, ev, "other")
@@ -146,6 +149,14 @@ def _roll(r: "Replay", step: Step, ev: DieRoll) -> None:
     run(r, "event", step, ev, "other", battle=battle)
     if battle is not None:
         r.ledger = keep_battle(r.ledger, r.tracker, battle)
+
+
+def _may_be_combat(game, ev: DieRoll) -> bool:
+    """Some combat table is rolled with these dice (a roll of others, a barrage's 1d6 where the table takes 2d6,
+    settles no battle); where no table says its dice, any roll may."""
+    tables = combat_tables(game)
+    return not tables or any(t.table.dice is None for t in tables) or any(
+        tables_for_roll(game, ev, side) for side in {None, *(s.id for s in game.sides)})
 
 
 # -- a piece --
