@@ -75,9 +75,17 @@ def test_in_the_combat_phase_the_retreat_and_the_advance_are_notes(ardennes2):
 
 
 def test_an_overrun_retreat_in_the_movement_phase_is_a_note(ardennes2):
-    """3.3: an overrun's defender chooses Hold or Retreat as in 3.2, during the attacker's movement."""
-    a = audit(ardennes2, _record(ardennes2, "de-move", *RETREAT), "7.1")
+    """3.3: an overrun's defender chooses Hold or Retreat as in 3.2, during the attacker's movement: 753 moves
+    up from B27.51 (not next to A/9) to B27.50, and A/9 retreats."""
+    a = audit(ardennes2, _record(ardennes2, "de-move", ("de-326vg-753", "B27.50"), *RETREAT), "7.1")
     assert _judged(a) == []
+
+
+def test_no_overrun_by_a_unit_that_began_the_phase_next_to_it(ardennes2):
+    """Near miss: the same retreat with no German unit moved up: 751, next to A/9 since the set-up, may not
+    overrun it (3.3 "Not start the Phase in a hex adjacent to an enemy unit"): the drag is HF1101."""
+    a = audit(ardennes2, _record(ardennes2, "de-move", *RETREAT), "7.1")
+    assert [(s, c) for s, c, _, _ in _judged(a)][:1] == [(2, "HF1101")]
 
 
 def test_a_defender_next_to_no_enemy_may_not_retreat(ardennes2):

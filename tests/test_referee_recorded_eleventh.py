@@ -8,7 +8,9 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
 - Ardennes II 3.4: one DG marker on a stack marks every unit in it (`markers[].whole_stack`): a false warning
   for each marked stack before (HF1301, HF1311). Violations: the same stacks with no marker. And its attack is
   halved for certain (3.4 "Attack 1/2"): an A1D1 at about 2:1 draws HF1502 (only an unprinted cell read against
-  the tree's likely place fits); fully verified before. Near miss: the A1 row 4 prints there.
+  the tree's likely place fits); fully verified before. Near miss: the A1 row 4 prints there. And it moves at half
+  its allowance (3.4 "Move 1/2", `rules.movement_modifiers`): 316, DG, dragged 9 hexes is HF1201 (only HF1205 at
+  its full MA before); near miss: 423, not DG, 12 hexes (HF1205: only along roads).
 - Aachen 8.0, "Players must resolve each attack prior to conducting any other attacks" (`resolve_in_order`): two
   battles rolled first, then both results: HF1517 at the first late result (before: nothing). Near miss: in
   Crossing the Meuse, which does not say so, the same order is legal (tests/test_referee_results_later.py).
@@ -57,6 +59,9 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("ardennes2", "ardennes2_dg_must_hold"): [
         (7, "HF1502", ("B26.50",)), (16, "HF1101", ("B34.39", "B39.40")), (16, "HF1101", ("B34.39", "B39.40")),
         (17, "HF1101", ("B33.40", "B34.39"))],
+    ("ardennes2", "ardennes2_dg_moves_half"): [
+        (2, "HF1201", ("B35.05", "B35.14")), (3, "HF1205", ("B33.06", "B33.18")),
+        (15, "HF1205", ("B21.19", "B18.16")), (15, "HF1205", ("B21.19", "B18.16"))],
     ("ardennes2", "ardennes2_barrage_roll_then_move"): [(6, "HF1101", ("B29.05", "B28.05")),
                                                         (11, "HF1101", ("B40.49", "B38.49"))],
     ("ardennes2", "ardennes2_retreat_without_overrun"): [(3, "HF1101", ("B26.52", "B25.52")),
@@ -131,3 +136,9 @@ def test_a_turn_with_nothing_told(games):
     a = audit(games["meuse"], record_from_yaml(path.read_text(), str(path)), "1")
     assert [(f.step, f.code) for f in a.findings if f.severity in ("error", "warning")] == []
     assert any("read as turn 2 begun untold" in f.message for f in a.findings if f.step == 38)
+
+
+def test_a_dg_units_allowance_is_halved_and_said(games):
+    a = _audit(games, "ardennes2", "ardennes2_dg_moves_half")
+    (f,) = [f for f in a.findings if f.code == "HF1201"]
+    assert f.units == ("3-4-8 Inf Rgt (316)",) and "(MA 4: 8 x 1/2 while DG, 3.4)" in f.message

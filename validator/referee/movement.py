@@ -71,6 +71,31 @@ def zoc_model(game) -> Optional[str]:
     return game.rules.zoc.model
 
 
+def _modified_allowance(look, position, c, leg: Leg, ma: Optional[int]) -> tuple[Optional[int], str]:
+    """The movement allowance under the tree's `movement_modifiers` whose state the unit is in when its move
+    begins (on its piece, or shown by a marker marking its whole stack in the hex it left), rounded up where
+    the rules do not say (the reading cheapest for the player); and how it came about, for the findings."""
+    mods = look.game.rules.movement_modifiers
+    if ma is None or not mods:
+        return ma, ""
+    where = [h for h in (leg.start, position.where(c.piece).hex if position.where(c.piece) else None) if h]
+    for m in mods:
+        if m.condition is None or not m.condition.state or m.factor is None or not _in_state(look, position, c,
+                                                                                         m.condition.state, where):
+            continue
+        v = ma * m.factor
+        out = int(v) if v.denominator == 1 else (v.numerator // v.denominator + (m.rounding != "down"))
+        return out, f"{ma} x {m.factor} while {', '.join(m.condition.state).upper()}, {m.rule}"
+    return ma, ""
+
+
+def _in_state(look, position, c, states, hexes) -> bool:
+    if set(states) & c.state:
+        return True
+    return any(x.kind == "marker" and (k := look.game.marker(x.unit)) is not None and k.whole_stack and
+               set(states) & set(k.states or (k.id,)) for h in hexes for x in position.at(h))
+
+
 class MoveReading:
     """A unit's map move (or a reinforcement's entry) read as made in a movement phase: what the
     movement rules judge it with, worked out once per event. `judgeable`: the path can be costed (a
@@ -78,11 +103,12 @@ class MoveReading:
     prohibited to the class, else None; `cost`: the leg's cost with nothing blocked."""
     __slots__ = ("look", "in_play", "position", "c", "side", "ma", "costs", "leg", "judgeable", "barred", "cost",
                  "_enemy", "_zoc", "_fault", "zoc_level", "splittable", "_leaves", "_left", "zoc_cost", "zoc_free",
-                 "overruns")
+                 "overruns", "ma_why")
 
     def __init__(self, look, in_play, position, c, leg: Leg, zoc_level: str, splittable, leaves, overruns=None):
         self.look, self.in_play, self.position, self.c, self.leg = look, in_play, position, c, leg
         self.side, self.ma, self.costs = look.side_of(c), look.allowance(c), look.class_costs(c)
+        self.ma, self.ma_why = _modified_allowance(look, position, c, leg, self.ma)
         self.zoc_level, self.splittable, self._leaves, self._left = zoc_level, splittable, leaves, False
         self.zoc_cost = _zoc_cost(look, c)
         self.zoc_free = _zoc_free(look, c)
@@ -410,9 +436,13 @@ def move_beyond_allowance(v) -> Optional[Verdict]:
                     "its drags fell in two movement phases", severity="info",
             hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)), partly=notes)
     return found(Finding(
-        message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, lc)} in one phase: {_cost_text(v, mv)}"
+        message=f"{v.label(c)} (MA {_ma(mv)}) {_moves(leg)}{leg_text(leg, lc)} in one phase: {_cost_text(v, mv)}"
                 f"{_entry_text(v, mv)}, over its movement allowance of {ma}{_barred_way(v, mv) if lc.total else ''}",
         hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)), partly=notes)
+
+
+def _ma(mv: MoveReading) -> str:
+    return f"{mv.ma}: {mv.ma_why}" if mv.ma_why else str(mv.ma)
 
 
 def _moves(leg: Leg) -> str:
@@ -595,7 +625,7 @@ def path_through_enemy(v) -> Optional[Verdict]:
         return None
     c, leg, ma = mv.c, mv.leg, mv.ma
     route = _free_route_text(v, mv)
-    return found(Finding(message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its "
+    return found(Finding(message=f"{v.label(c)} (MA {_ma(mv)}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its "
                                  f"allowance passes through an enemy-held hex{route}",
                          hexes=start_hex(leg, mv.cost) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)))
 
@@ -670,7 +700,7 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
             hexes=(stopped[0], leg.ends[-1]), units=(v.label(c),), rule=rule_n, **doubt))
     if mv.zoc_cost is not None:
         return found(Finding(
-            message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance "
+            message=f"{v.label(c)} (MA {_ma(mv)}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance "
                     f"enters an enemy ZOC, and entering one costs it {mp(mv.zoc_cost)} MP more (half its printed "
                     f"movement factor): {_zoc_cost_text(mv)}" + ("" if certain else f" (legal only if those enemy "
                                                                                    f"units exert no ZOC: {why})"),
@@ -678,7 +708,7 @@ def path_through_enemy_zoc(v) -> Optional[Verdict]:
             **doubt))
     passed = _zoc_passed(v, mv)
     return found(Finding(
-        message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance goes on "
+        message=f"{v.label(c)} (MA {_ma(mv)}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its allowance goes on "
                 "through a hex in an enemy ZOC" + _passed_text(v, mv, passed) + _barred_way(v, mv) +
                 ("" if certain else f" (legal only if those enemy units exert no ZOC: {why})"),
         hexes=start_hex(leg, mv.cost) + passed + (leg.ends[-1],), units=(v.label(c),), rule=rule_n, **doubt))
@@ -746,7 +776,7 @@ def move_legal_only_by_road(v) -> Optional[Verdict]:
     hexes = lc.hexes(costs)
     need = math.ceil((hexes * costs.plain - ma) / (costs.plain - costs.cheapest))
     return found(Finding(
-        message=f"{v.label(c)} (MA {ma}) {_moves(leg)}{leg_text(leg, lc)}, {hexes} hexes: {mp(lc.total)} MP at the cheapest, "
+        message=f"{v.label(c)} (MA {_ma(mv)}) {_moves(leg)}{leg_text(leg, lc)}, {hexes} hexes: {mp(lc.total)} MP at the cheapest, "
                 f"legal only if at least {need} of them are entered at {mp(costs.cheapest)} MP (road); "
                 f"at {mp(costs.plain)} MP a hex it would cost {mp(hexes * costs.plain)} MP",
         hexes=start_hex(leg, lc) + (leg.ends[-1],), units=(v.label(c),), rule=costs.cheapest_rule or rule_no(v)))

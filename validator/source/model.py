@@ -245,6 +245,7 @@ class Rules:
     loc: Loc = NOWHERE
     movement_rule: Optional[str] = None       # the rule of movement allowances and paths (what a move finding cites)
     one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
+    movement_modifiers: tuple = ()            # StrengthModifier (applies_to movement): a state's allowance factor
 
 
 @frozen

@@ -126,6 +126,13 @@ _DEFS = {
 
 _gap = _obj(["id", "what"], id=_s, what=_s, severity={"enum": ["info", "warning"]})
 
+_UNIT_IF = _obj(
+    state={**_strs, "description": "the unit is in one of these states (its own, or shown by a marker)"},
+    marker={**_strs, "description": "a marker of one of these ids stands in the unit's hex"},
+    terrain={**_strs, "description": "the unit's hex is of one of these terrains (TEC ids)"})
+_FACTOR = {"type": "string", "pattern": r"^[1-9][0-9]?(/[1-9][0-9]?)?$",
+           "description": "a multiplier as printed: \"2\", \"1/2\", \"1/4\""}
+
 GAME = _obj(
     ["id", "title", "sides", "turns"],
     id={"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]*$"},
@@ -216,6 +223,9 @@ GAME = _obj(
         movement_classes=_strs,
         one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
         movement_rule={**_sn, "description": "the rule of movement allowances and paths, cited by move findings"},
+        movement_modifiers={"type": "array", "items": _obj(
+            ["id", "factor", "if"], id=_s, factor=_FACTOR, rounding={"enum": ["up", "down", "unknown"]}, when=_sn,
+            **{"if": _UNIT_IF}), "description": "what changes a unit's movement allowance in a state (DG: 1/2)"},
         other={"type": "object", "properties": {"formation_radius": {"type": "integer", "minimum": 0,
                                                                        "maximum": MAX_DISTANCE}}},
     ),
@@ -322,12 +332,6 @@ _AFTER_COMBAT = _obj(
     advance_rule={**_sn, "description": "the rule of advances after combat (`rule` is the retreats')"},
     displaces={**_sn, "description": "the rule by which a retreat may move (displace) a friendly unit one hex"})
 
-_UNIT_IF = _obj(
-    state={**_strs, "description": "the unit is in one of these states (its own, or shown by a marker)"},
-    marker={**_strs, "description": "a marker of one of these ids stands in the unit's hex"},
-    terrain={**_strs, "description": "the unit's hex is of one of these terrains (TEC ids)"})
-_FACTOR = {"type": "string", "pattern": r"^[1-9][0-9]?(/[1-9][0-9]?)?$",
-           "description": "a multiplier as printed: \"2\", \"1/2\", \"1/4\""}
 _STRENGTH_MODIFIER = _obj(
     ["id", "applies_to"], id=_s,
     applies_to={"type": "array", "minItems": 1, "items": {"enum": ["attack", "defense"]},
