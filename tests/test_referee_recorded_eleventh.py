@@ -5,6 +5,10 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   once where an elimination makes the current turn the last (`last_turn_reduction`). Missed before: play after
   the shortened end drew nothing. Near misses: GT 19 played after one US loss in GT 18, and play in the phase of
   the elimination that ends the game.
+- Aachen 8.5, "Advance after combat does not take place after an Ex or De result": an attacker moving into the
+  hex an Ex vacated is HF1512. Before, it was read as displaced by a retreat (8.3.1), though none retreated: a
+  unit is displaced only where another unit's drag after the battle entered the hex it left. Near misses in
+  the same log: an advance along a D2's path of retreat, one unit a hex.
 - Ardennes II 3.4: one DG marker on a stack marks every unit in it (`markers[].whole_stack`): a false warning
   for each marked stack before (HF1301, HF1311). Violations: the same stacks with no marker. And its attack is
   halved for certain (3.4 "Attack 1/2"): an A1D1 at about 2:1 draws HF1502 (only an unprinted cell read against
@@ -45,6 +49,7 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("aachen", "aachen_excessive_casualties_end"): [(29, "HF1701", ("1934", "2032"))],
     ("aachen", "aachen_excessive_casualties_shortened"): [(34, "HF1701", ("1823", "1822"))],
     ("aachen", "aachen_rolls_first"): [(10, "HF1517", ("1823",))],
+    ("aachen", "aachen_advance_after_exchange"): [(13, "HF1512", ("1824", "1823"))],
     ("bulge", "bulge_stack_drag_then_each"): [
         (7, "HF1104", ("UU9", "UU11")), (14, "HF1101", ("UU10", "UU12")), (22, "HF1101", ("PP18", "PP19")),
         (25, "HF1101", ("UU11", "VV11"))],

@@ -213,11 +213,13 @@ class AfterBattle:
         return " -> ".join([self._origin(piece) or "?"] + [h for h, _ in self.paths.get(piece) or ()])
 
     def displaced(self, piece: str) -> bool:
-        """A unit not in the battle moved one hex by one drag, where a retreat may displace friendly units."""
+        """A unit not in the battle moved one hex by one drag, where a retreat may displace friendly units and
+        another unit's drag after the battle entered the hex it left (the retreat that displaced it)."""
         path = self.paths.get(piece) or ()
         origin = self._origin(piece)
         return bool(self.rules.displaces) and len(path) == 1 and origin is not None \
-            and self.map.game.grid.distance(origin, path[0][0]) == 1
+            and self.map.game.grid.distance(origin, path[0][0]) == 1 \
+            and any(q != piece and any(h == origin for h, _ in p) for q, p in self.paths.items())
 
     def why_not_attacker(self, piece: str) -> str:
         if piece not in self.adjacent:
