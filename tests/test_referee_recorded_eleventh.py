@@ -147,3 +147,13 @@ def test_a_dg_units_allowance_is_halved_and_said(games):
     a = _audit(games, "ardennes2", "ardennes2_dg_moves_half")
     (f,) = [f for f in a.findings if f.code == "HF1201"]
     assert f.units == ("3-4-8 Inf Rgt (316)",) and "(MA 4: 8 x 1/2 while DG, 3.4)" in f.message
+
+
+def test_a_refused_retreat_before_combat_says_why(games):
+    a = _audit(games, "ardennes2", "ardennes2_dg_must_hold")
+    held = [f for f in a.findings if f.step == 16]
+    assert [f.units for f in held] == [("4-5-8 Inf Rgt (27)",), ("1-2-8 Pio Bn (12)",)]
+    assert all(f.message.endswith("(not a retreat before combat: a DG defender must Hold (3.2))") for f in held)
+    b = _audit(games, "ardennes2", "ardennes2_retreat_without_overrun")
+    assert all("(not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to "
+               "it (3.3))" in f.message for f in b.findings if f.code == "HF1101")

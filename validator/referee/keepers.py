@@ -179,7 +179,10 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
         reading = _phase_of(r, step, r.look.side_of(ev.counter), r.look.class_of(ev.counter), "move")
         if reading is None:
             kind = _before_combat(r, ev)
-            return ("before-combat", (r.tracker.current(), kind)) if kind else ("unread", None)
+            if kind:
+                return "before-combat", (r.tracker.current(), kind)
+            why = refused_retreat(r, ev)
+            return "unread", ((r.tracker.current(), why) if why else None)
         if reading[1] == "move":
             _extend_leg(r, ev, reading[0], step)
             r.ledger = keep_order(r.view("event", step, ev, "move", reading))
@@ -262,14 +265,36 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
         held = r.look.enemies(r.position, side)
         if piece not in withdrawn and src not in held and not any(n in held for n in r.look.grid.neighbours(src)):
             return None                        # (an overrun's attacker may stand in the defender's hex)
-        if piece not in withdrawn and (_holds(r, rbc, ev.counter, src) or
-                                       (p.moves and rbc.overrun_from_apart is not None and not _may_overrun(r, src, held))):
+        if piece not in withdrawn and _refused(r, rbc, p, ev.counter, src, held):
             return None
         r.ledger = r.ledger.with_(withdrawn=put(withdrawn, piece, withdrawn.get(piece, src)))
         return "retreat"
     left = set(withdrawn.values())
     near = src in left or any(n in left for n in r.look.grid.neighbours(src))
     return "advance" if p.combat and side == p.side and near else None
+
+
+def _refused(r: "Replay", rbc, p, c, src: str, held) -> Optional[str]:
+    """Why a drag from next to the enemy is no retreat before combat, where the rules refuse it one."""
+    if _holds(r, rbc, c, src):
+        return f"not a retreat before combat: a {'/'.join(rbc.hold_if).upper()} defender must Hold ({rbc.hold_rule})"
+    if p.moves and rbc.overrun_from_apart is not None and not _may_overrun(r, src, held):
+        return (f"not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to it "
+                f"({rbc.overrun_from_apart})")
+    return None
+
+
+def refused_retreat(r: "Replay", ev: Moved) -> Optional[str]:
+    """Where a unit of the side the phase is not for is dragged from next to its enemy, and the rules refuse it
+    a retreat before combat there, why (HF1101 says it)."""
+    rbc, p, side = r.game.rules.combat.retreat_before_combat, r.tracker.phase(), r.look.side_of(ev.counter)
+    if rbc is None or p is None or p.side is None or side is None or side == p.side:
+        return None
+    held = r.look.enemies(r.position, side)
+    src = ev.src.hex
+    if src not in held and not any(n in held for n in r.look.grid.neighbours(src)):
+        return None
+    return _refused(r, rbc, p, ev.counter, src, held)
 
 
 def _holds(r: "Replay", rbc, c, src: str) -> bool:

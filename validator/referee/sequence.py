@@ -58,8 +58,9 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
         return None
     p = t.phase()
     out = t.left_out(t.current()) if p else False
+    why = f" ({v.reading[1]})" if v.reading and v.reading[1] else ""      # a retreat before combat the rules refuse
     return found(Finding(message=f"{v.side_name(side)} {v.label(c)} moves {v.event.src} -> {v.event.dst} {_where_phase(v)}"
-                                 + (f", which the sequence of play leaves out on turn {t.turn}" if out else ""),
+                                 + (f", which the sequence of play leaves out on turn {t.turn}" if out else "") + why,
                          hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),),
                          rule=(p.not_on_turns_rule if out else p.rule) if p else None, side=side))
 
