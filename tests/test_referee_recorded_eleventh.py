@@ -14,7 +14,9 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   halved for certain (3.4 "Attack 1/2"): an A1D1 at about 2:1 draws HF1502 (only an unprinted cell read against
   the tree's likely place fits); fully verified before. Near miss: the A1 row 4 prints there. And it moves at half
   its allowance (3.4 "Move 1/2", `rules.movement_modifiers`): 316, DG, dragged 9 hexes is HF1201 (only HF1205 at
-  its full MA before); near miss: 423, not DG, 12 hexes (HF1205: only along roads).
+  its full MA before); near miss: 423, not DG, 12 hexes (HF1205: only along roads). And "DG units CANNOT: ...
+  Exploit" (phase `not_in_states`): a DG stack dragged in the German Exploitation Phase is HF1107 (missed before);
+  near miss: Bremer, not DG, in the same phase.
 - Aachen 8.0, "Players must resolve each attack prior to conducting any other attacks" (`resolve_in_order`): two
   battles rolled first, then both results: HF1517 at the first late result (before: nothing). Near miss: in
   Crossing the Meuse, which does not say so, the same order is legal (tests/test_referee_results_later.py).
@@ -67,6 +69,7 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("ardennes2", "ardennes2_dg_moves_half"): [
         (2, "HF1201", ("B35.05", "B35.14")), (3, "HF1205", ("B33.06", "B33.18")),
         (15, "HF1205", ("B21.19", "B18.16")), (15, "HF1205", ("B21.19", "B18.16"))],
+    ("ardennes2", "ardennes2_dg_exploit"): [(14, "HF1107", ("B22.19", "B24.18")), (14, "HF1107", ("B22.19", "B24.18"))],
     ("ardennes2", "ardennes2_barrage_roll_then_move"): [(6, "HF1101", ("B29.05", "B28.05")),
                                                         (11, "HF1101", ("B40.49", "B38.49"))],
     ("ardennes2", "ardennes2_retreat_without_overrun"): [(3, "HF1101", ("B26.52", "B25.52")),

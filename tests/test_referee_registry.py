@@ -100,7 +100,7 @@ def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
           for r in ("move", "after-combat", "unread", "entry", "other")}
     movement = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1205", "HF1206"}
     arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
-    assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1408"}    # no sequence rule
+    assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1107", "HF1408"}   # HF1107: a state the phase bars
     assert on["after-combat"] == {"HF1201", "HF1206", "HF1106"}        # HF1201 notes what it cannot judge
     assert on["unread"] == {"HF1101", "HF1102", "HF1103", "HF1206", "HF1106", "HF1408"}
     entry_moves = movement - {"HF1205"}                                # a reinforcement's entry and first move

@@ -80,7 +80,7 @@ def _modified_allowance(look, position, c, leg: Leg, ma: Optional[int]) -> tuple
         return ma, ""
     where = [h for h in (leg.start, position.where(c.piece).hex if position.where(c.piece) else None) if h]
     for m in mods:
-        if m.condition is None or not m.condition.state or m.factor is None or not _in_state(look, position, c,
+        if m.condition is None or not m.condition.state or m.factor is None or not in_state(look, position, c,
                                                                                          m.condition.state, where):
             continue
         v = ma * m.factor
@@ -89,7 +89,7 @@ def _modified_allowance(look, position, c, leg: Leg, ma: Optional[int]) -> tuple
     return ma, ""
 
 
-def _in_state(look, position, c, states, hexes) -> bool:
+def in_state(look, position, c, states, hexes) -> bool:
     if set(states) & c.state:
         return True
     return any(x.kind == "marker" and (k := look.game.marker(x.unit)) is not None and k.whole_stack and

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..records.record import Moved
-from . import Finding, Verdict, found, rule
+from . import Finding, Verdict, found, partly, rule
+from .movement import in_state
 
 
 def _where_phase(v) -> str:
@@ -91,6 +92,45 @@ def class_may_not_move_in_phase(v) -> Optional[Verdict]:
     return found(Finding(message=f"{v.label(c)} ({cls}) moves {v.event.src} -> {v.event.dst} {_where_phase(v)}, "
                                  f"in which only {', '.join(p.moves)} units move",
                          hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=p.rule, side=side))
+
+
+@rule("HF1107", "state-may-not-move-in-phase", "error",
+      "a unit in a state the phase bars (DG in an exploitation) stays put in it", events=(Moved,), read_as=("move",))
+def state_may_not_move_in_phase(v) -> Optional[Verdict]:
+    """A unit moves in a phase that bars units in its state from moving.
+
+    ## What it checks
+    In a phase with `not_in_states`, the first drag of a unit in one of those states when its move began:
+    on its piece, or shown by a marker marking its whole stack (`markers[].whole_stack`) in the hex it left.
+    Judged where the phase is certain (the marker or a chat names it); else a note.
+    ## Why
+    Ardennes II 3.4: "DG units CANNOT: Overrun, Exploit".
+    ## Reads
+    `sequence_of_play[].not_in_states`, the unit's state, `markers[].whole_stack` and `states`.
+    ## Violation
+    Ardennes II: I/3, its DG marker still on its stack, dragged in the German Exploitation Phase of turn 2.
+    ## Near miss
+    A unit with no DG marker in its hex moving in the same phase.
+    """
+    i = v.reading[0] if v.reading else None
+    p = v.tracker.phases[i] if i is not None else None
+    if p is None or not p.not_in_states:
+        return None
+    c = v.event.counter
+    leg = v.ledger.legs.get(c.piece)
+    if leg is not None and len(leg.steps) > 1:
+        return None                            # judged at the move's first drag
+    hexes = [h for h in ((leg.start if leg else None), v.event.src.hex) if h]
+    if not in_state(v.look, v.position, c, p.not_in_states, hexes):
+        return None
+    states = "/".join(p.not_in_states).upper()
+    if not v.tracker.pinned():
+        return partly(f"{v.label(c)} ({states}) may move in a later phase than the {v.tracker.name(i)}; "
+                      f"{p.not_in_states_rule} is not judged")
+    return found(Finding(message=f"{v.label(c)} ({states}) moves {v.event.src} -> {v.event.dst} {_where_phase(v)}, "
+                                 f"in which {states} units may not move",
+                         hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),), rule=p.not_in_states_rule,
+                         side=v.side_of(c)))
 
 
 @rule("HF1103", "moved-after-own-turn", "error",

@@ -107,6 +107,8 @@ class Phase:
     attackers_rule: Optional[str] = None
     not_if_attacked_in: Optional[NotIfMovedIn] = None   # units that attacked in these earlier phases may not here
     special_moves: tuple[SpecialMove, ...] = ()
+    not_in_states: tuple[str, ...] = ()       # units in these states may not move in it (Ardennes II 3.4: DG, exploit)
+    not_in_states_rule: Optional[str] = None
 
     def moves_class(self, cls: Optional[str]) -> bool:
         """Units of this movement class move in the phase (`moves` names it, or "all"; a class not known may)."""

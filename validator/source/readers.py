@@ -218,7 +218,9 @@ def _phase(p) -> Phase:
                  not_if_attacked_in=_not_if_moved_in(p.get("not_if_attacked_in")),
                  special_moves=tuple(SpecialMove(units=_t(m["units"]), rule=str(m["rule"]), turns=_t(m.get("turns")))
                                      for m in p.get("special_moves") or ()),
-                 attackers_rule=(p.get("attackers") or {}).get("rule"))
+                 attackers_rule=(p.get("attackers") or {}).get("rule"),
+                 not_in_states=_t((p.get("not_in_states") or {}).get("states")),
+                 not_in_states_rule=(p.get("not_in_states") or {}).get("rule"))
 
 
 def _mixing_rule(m) -> MixingRule:

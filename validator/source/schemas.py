@@ -160,6 +160,9 @@ GAME = _obj(
                                                    "retreats"},
         not_on_turns={**_obj(["turns", "rule"], turns={**_strs, "minItems": 1}),
                       "description": "turns the phase is left out of: no unit moves or fights in it then"},
+        not_in_states={**_obj(["states", "rule"], states={**_strs, "minItems": 1}),
+                       "description": "units in these states (on the piece, or by a marker marking the stack) may "
+                                      "not move in the phase"},
         attackers={**_obj(["classes", "rule"], classes={**_strs, "minItems": 1}),
                    "description": "the movement classes that may attack in the phase (the others may not)"},
         not_if_attacked_in={**_obj(["phases", "rule"], phases={**_strs, "minItems": 1}),
