@@ -159,4 +159,4 @@ def test_a_refused_retreat_before_combat_says_why(games):
     assert all(f.message.endswith("(not a retreat before combat: a DG defender must Hold (3.2))") for f in held)
     b = _audit(games, "ardennes2", "ardennes2_retreat_without_overrun")
     assert all("(not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to "
-               "it (3.3))" in f.message for f in b.findings if f.code == "HF1101")
+               "it (3.3) and not DG (3.3))" in f.message for f in b.findings if f.code == "HF1101")

@@ -26,13 +26,16 @@ VLOGS = ROOT / "tests" / "fixtures" / "vlogs"
 SHARED = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/shared/vassal-logs"))
                if (p / "ardennes2.vmod").is_file()), None)
 
-# vCoch, DG in the 7.1 set-up with its marker, moves at half its MA (3.4 "Move 1/2": 12 -> 6): its overrun's path
-# fits only along roads the tree does not print (HF1205, a warning; 3.4 also forbids a DG unit's overrun, which
-# the referee does not judge yet)
+# vCoch, DG in the 7.1 set-up with its marker (dragged away from it), moves at half its MA (3.4 "Move 1/2": 12 -> 6):
+# its overrun's path fits only along roads the tree does not print (HF1205, a warning); and a DG unit may not
+# overrun (3.3 "Not be DG", 3.4), so K/110's retreat before it is no retreat before combat (HF1101): the seeds' red
+# team took this overrun as legal; the thirteenth red team read the set-up's "(DG)"
 FOUND = {                                # log -> its errors and warnings: (step, code, hexes)
-    ("ardennes2", "ardennes2_overrun_retreat"): [(6, "HF1205", ("B21.19", "B18.16")), (7, "HF1202", ("B20.12",))],
+    ("ardennes2", "ardennes2_overrun_retreat"): [(5, "HF1101", ("B19.17", "B14.15")),
+                                                 (6, "HF1205", ("B21.19", "B18.16")), (7, "HF1202", ("B20.12",))],
     ("ardennes2", "ardennes2_overrun_hold"): [(6, "HF1205", ("B21.19", "B20.17")), (7, "HF1205", ("B21.19", "B21.16"))],
-    ("ardennes2", "ardennes2_overrun_adjacent_placement"): [(6, "HF1205", ("B21.19", "B18.16"))],
+    ("ardennes2", "ardennes2_overrun_adjacent_placement"): [(4, "HF1101", ("B19.17", "B14.15")),
+                                                            (6, "HF1205", ("B21.19", "B18.16"))],
     ("aachen", "aachen_setup_placement"): [(6, "HF1205", ("2929", "2905")), (16, "HF1301", ("1933",))],
     ("aachen", "aachen_setup_stack_dragged"): [(5, "HF1301", ("0304",)), (5, "HF1301", ("2629",))],
 }
@@ -59,7 +62,7 @@ def test_the_overrun_and_the_placement_are_said_as_read(games):
     a = audit(game, read_log(VLOGS / "ardennes2_overrun_retreat.vlog", SHARED / "ardennes2.vmod", game))
     reasons = {c["step"]: c["reasons"] for c in a.coverage["steps"]}
     assert any("read as an overrun (3.3)" in x for x in reasons[3])
-    assert any("read as a retreat before combat" in x for x in reasons[5])
+    assert any("read as a retreat before combat" in x for x in reasons[9])      # A/9 before 751's attack
     b = audit(game, read_log(VLOGS / "ardennes2_overrun_adjacent_placement.vlog", SHARED / "ardennes2.vmod", game))
     reasons = {c["step"]: c["reasons"] for c in b.coverage["steps"]}
     assert all(any("read as its placement" in x for x in reasons[s]) for s in range(11, 16))

@@ -19,7 +19,7 @@ from .combat import tables_for_roll
 from .crt import combat_tables
 from . import rules_on, rules_on_event
 from .ledger import Entry, Leg, Removal, Roll, drop, put
-from .movement import MoveReading, splits_in_two
+from .movement import MoveReading, in_state, splits_in_two
 from .order import keep_order
 from .lookahead import first_leaving, steps_after
 from .scenario import at_setup, control_after, ends_at_once, game_over, is_play
@@ -278,9 +278,10 @@ def _refused(r: "Replay", rbc, p, c, src: str, held) -> Optional[str]:
     """Why a drag from next to the enemy is no retreat before combat, where the rules refuse it one."""
     if _holds(r, rbc, c, src):
         return f"not a retreat before combat: a {'/'.join(rbc.hold_if).upper()} defender must Hold ({rbc.hold_rule})"
-    if p.moves and rbc.overrun_from_apart is not None and not _may_overrun(r, src, held):
+    if p.moves and rbc.overrun_from_apart is not None and not _may_overrun(r, rbc, src, held):
+        dg = f" and not {'/'.join(rbc.overrun_not_in).upper()} ({rbc.overrun_not_in_rule})" if rbc.overrun_not_in else ""
         return (f"not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to it "
-                f"({rbc.overrun_from_apart})")
+                f"({rbc.overrun_from_apart}){dg}")
     return None
 
 
@@ -309,7 +310,7 @@ def _holds(r: "Replay", rbc, c, src: str) -> bool:
                (k := r.game.marker(m.unit)) is not None and k.whole_stack for m in r.position.at(src))
 
 
-def _may_overrun(r: "Replay", src: str, held) -> bool:
+def _may_overrun(r: "Replay", rbc, src: str, held) -> bool:
     """In a movement phase, an enemy in or next to `src` may be overrunning it, where an overrun's attacker may
     not begin the phase next to an enemy (`overrun_from_apart`, Ardennes II 3.3: "Not start the Phase in a hex
     adjacent to an enemy unit"): one that moved this phase from a hex not next to `src` (one that did not move
@@ -318,8 +319,12 @@ def _may_overrun(r: "Replay", src: str, held) -> bool:
     for h in near:
         for c in held.get(h, ()):
             leg = r.ledger.legs.get(c.piece)
-            if leg is not None and (leg.start is None or leg.start not in near):
-                return True
+            if leg is None or (leg.start is not None and leg.start in near):
+                continue
+            if rbc.overrun_not_in and in_state(r.look, r.position, c, rbc.overrun_not_in,
+                                               [x for x in (leg.start, h) if x]):
+                continue                       # a unit in a state that may not overrun (Ardennes II 3.3: DG)
+            return True
     return False
 
 

@@ -215,6 +215,8 @@ class RetreatBeforeCombat:
     overrun_from_apart: Optional[str] = None
     hold_if: tuple[str, ...] = ()
     hold_rule: Optional[str] = None
+    overrun_not_in: tuple[str, ...] = ()      # states in which a unit may not overrun (Ardennes II 3.3: DG)
+    overrun_not_in_rule: Optional[str] = None
 
 
 @frozen

@@ -236,7 +236,9 @@ def _retreat_before_combat(m) -> Optional[RetreatBeforeCombat]:
     return RetreatBeforeCombat(rule=str(m.get("rule") or ""), hexes=m.get("hexes"),
                                overrun=str(m["overrun"]) if m.get("overrun") else None,
                                overrun_from_apart=_limit(m.get("overrun_from_apart")),
-                               hold_if=_t(hold.get("states")), hold_rule=str(hold["rule"]) if hold.get("rule") else None)
+                               hold_if=_t(hold.get("states")), hold_rule=str(hold["rule"]) if hold.get("rule") else None,
+                               overrun_not_in=_t((m.get("overrun_not_in") or {}).get("states")),
+                               overrun_not_in_rule=(m.get("overrun_not_in") or {}).get("rule"))
 
 
 def _limit(m) -> Optional[str]:

@@ -216,7 +216,9 @@ GAME = _obj(
                                                                       "attacker may not begin the phase next to "
                                                                       "an enemy unit"},
                                                   hold_if={**_obj(["states"], states=_strs), "description":
-                                                           "defender states in which a Hold is mandatory"}),
+                                                           "defender states in which a Hold is mandatory"},
+                                                  overrun_not_in={**_obj(["states"], states=_strs), "description":
+                                                                  "states in which a unit may not overrun"}),
                                            "description": "the defender may retreat instead of a roll (no CRT "
                                                           "roll; the attacker may advance); `overrun`: the rule "
                                                           "of attacks during movement with the same choice"},
