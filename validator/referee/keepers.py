@@ -366,13 +366,15 @@ def _entry_phase(r: "Replay", step: Step, ev) -> Optional[tuple[int, str]]:
 
 def _next_turn_for(r: "Replay", step: Step, side, fits) -> bool:
     """Where the turn's last phase is under way, told by the chat or inferred (not a turn marker the players
-    move), or no phase was ever told (no chat named one, the marker never moved), and a unit of the side that
+    move), or nothing told a phase or a turn (no chat, no marker, a record with no start turn), and a unit of the side that
     plays first does what the next turn's first player turn lets it (`fits` a phase of that side), though no
     phase left this turn does: the next turn has begun untold (the sequence of play goes round). The next
     turn begins; False where that reading is not open."""
     t, ids = r.tracker, [x.id for x in r.game.turns]
     moved = r.facts.first_turn_change
-    untold = not t.pinned() and (moved is None or moved > step.index)     # no phase named, no marker moved
+    # nothing records the turn: no phase named, no marker moved, and the record gives no turn to start from (a
+    # turn marker that shows the log's first turn throughout is the players' record that the turn did not change)
+    untold = not t.pinned() and (moved is None or moved > step.index) and r.record.start_turn is None
     if (t.current() != len(t.phases) - 1 and not untold) or t.recorded_at is not None or r.ledger.turn not in ids \
             or game_over(r.game, r.facts.scenario, r.ledger):
         return False
