@@ -365,18 +365,17 @@ def _entry_phase(r: "Replay", step: Step, ev) -> Optional[tuple[int, str]]:
 
 
 def _next_turn_for(r: "Replay", step: Step, side, fits) -> bool:
-    """Where the turn's last phase is under way, told by the chat or inferred (not a turn marker the players
-    move), or nothing told a phase or a turn (no chat, no marker, a record with no start turn), and a unit of the side that
-    plays first does what the next turn's first player turn lets it (`fits` a phase of that side), though no
-    phase left this turn does: the next turn has begun untold (the sequence of play goes round). The next
-    turn begins; False where that reading is not open."""
+    """Where the chat told the turn's last phase (the players tell the phases there, not by the turn marker), or
+    nothing tells a phase or a turn (no chat, no marker moved, a record with no start turn), and a unit of the
+    side that plays first does what the next turn's first player turn lets it (`fits` a phase of that side),
+    though no phase left this turn does: the next turn has begun untold (the sequence of play goes round). The
+    next turn begins; False where that reading is not open (a turn marker showing the turn throughout is the
+    players' record that it did not change)."""
     t, ids = r.tracker, [x.id for x in r.game.turns]
     moved = r.facts.first_turn_change
-    # nothing records the turn: no phase named, no marker moved, and the record gives no turn to start from (a
-    # turn marker that shows the log's first turn throughout is the players' record that the turn did not change)
+    told_last = t.current() == len(t.phases) - 1 and t.announced_at is not None and t.recorded_at is None
     untold = not t.pinned() and (moved is None or moved > step.index) and r.record.start_turn is None
-    if (t.current() != len(t.phases) - 1 and not untold) or t.recorded_at is not None or r.ledger.turn not in ids \
-            or game_over(r.game, r.facts.scenario, r.ledger):
+    if not (told_last or untold) or r.ledger.turn not in ids or game_over(r.game, r.facts.scenario, r.ledger):
         return False
     here = ids.index(r.ledger.turn)
     first = t.phases[0].side
