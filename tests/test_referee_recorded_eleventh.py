@@ -10,9 +10,10 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   unit is displaced only where another unit's drag after the battle entered the hex it left. Near misses in
   the same log: an advance along a D2's path of retreat, one unit a hex.
 - Ardennes II 3.4: one DG marker on a stack marks every unit in it (`markers[].whole_stack`): a false warning
-  for each marked stack before (HF1301, HF1311). Violations: the same stacks with no marker. And its attack is
-  halved for certain (3.4 "Attack 1/2"): an A1D1 at about 2:1 draws HF1502 (only an unprinted cell read against
-  the tree's likely place fits); fully verified before. Near miss: the A1 row 4 prints there. And it moves at half
+  for each marked stack before (HF1301, HF1311). Violations: the same stacks with no marker. A unit is DG by a
+  marker only where the marker came to its hex no earlier than the unit (3.4: DG units "take their DG status with
+  them (but do not give it to other units they later stack with)"); in combat a marker is still read both ways
+  (the A1D1 of ardennes2_dg_attack_halved fits at full strength: no finding, as its near miss). And it moves at half
   its allowance (3.4 "Move 1/2", `rules.movement_modifiers`): 316, DG, dragged 9 hexes is HF1201 (only HF1205 at
   its full MA before); near miss: 423, not DG, 12 hexes (HF1205: only along roads). And "DG units CANNOT: ...
   Exploit" (phase `not_in_states`): a DG stack dragged in the German Exploitation Phase is HF1107 (missed before);
@@ -61,7 +62,7 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("ardennes2", "ardennes2_dg_marker_stacks"): [     # the two long drags: legal only along roads (2.1)
         (4, "HF1205", ("B34.33", "B34.38")), (5, "HF1205", ("B33.46", "B34.40")),
         (14, "HF1301", ("B38.47",)), (14, "HF1311", ("B34.38",))],
-    ("ardennes2", "ardennes2_dg_attack_halved"): [(5, "HF1502", ("B19.17",))],
+    ("ardennes2", "ardennes2_dg_attack_halved"): [],     # a DG marker may be another unit's: both strengths tried
     ("ardennes2", "ardennes2_dg_attack_halved_near_miss"): [],
     ("ardennes2", "ardennes2_dg_must_hold"): [
         (7, "HF1502", ("B26.50",)), (16, "HF1101", ("B34.39", "B39.40")), (16, "HF1101", ("B34.39", "B39.40")),
@@ -70,6 +71,10 @@ FOUND = {                                   # log -> its errors and warnings (st
         (2, "HF1201", ("B35.05", "B35.14")), (3, "HF1205", ("B33.06", "B33.18")),
         (15, "HF1205", ("B21.19", "B18.16")), (15, "HF1205", ("B21.19", "B18.16"))],
     ("ardennes2", "ardennes2_dg_exploit"): [(14, "HF1107", ("B22.19", "B24.18")), (14, "HF1107", ("B22.19", "B24.18"))],
+    ("ardennes2", "ardennes2_dg_stack_joined"): [
+        (4, "HF1205", ("B24.16", "B36.16")), (5, "HF1205", ("B38.38", "B38.32")), (6, "HF1205", ("B37.40", "B38.32")),
+        (7, "HF1205", ("B37.40", "B38.20")), (8, "HF1201", ("B34.39", "B34.50")), (10, "HF1205", ("B36.39", "B36.31")),
+        (12, "HF1205", ("B38.38", "B38.22")), (21, "HF1101", ("B34.39", "B39.39"))],
     ("ardennes2", "ardennes2_barrage_roll_then_move"): [(6, "HF1101", ("B29.05", "B28.05")),
                                                         (11, "HF1101", ("B40.49", "B38.49"))],
     ("ardennes2", "ardennes2_retreat_without_overrun"): [(3, "HF1101", ("B26.52", "B25.52")),
@@ -160,3 +165,11 @@ def test_a_refused_retreat_before_combat_says_why(games):
     b = _audit(games, "ardennes2", "ardennes2_retreat_without_overrun")
     assert all("(not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to "
                "it (3.3) and not DG (3.3))" in f.message for f in b.findings if f.code == "HF1101")
+
+
+def test_a_unit_joining_a_dg_stack_is_not_dg(games):
+    """The seventeenth red team's false accusation: Holz (not DG, MA 10) joins Knittel's DG stack and goes on,
+    10 MP in all: judged at its full allowance (HF1205 only: roads assumed), not at 5 (HF1201 before)."""
+    a = _audit(games, "ardennes2", "ardennes2_dg_stack_joined")
+    assert [(f.step, f.code) for f in a.findings if f.severity == "error" and "Holz" in f.message] == []
+    assert any("Holz) (MA 10)" in f.message for f in a.findings if f.step == 7)

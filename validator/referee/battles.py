@@ -190,13 +190,23 @@ def _cheapest_side(v, phases, after: tuple, limits: Limits, stacks: HexStacks) -
 
 def _own_results(v, phases, after: tuple, limits: Limits, stacks: HexStacks, j: Judgement) -> tuple:
     """(side, judgement, events, claimed pieces) of a roll whose result may be shown after later rolls: the
-    losses and drags of its own battle's units where a reading fits them, else none (a result with no
-    effect, the events the later rolls'), whichever is cheaper for the player (the claim where both break)."""
+    losses and drags of its own battle's units where a reading fits them; else those of the other units
+    (the rolls may have been made in another order than the battles' results were shown); else none (a
+    result with no effect, the events the later rolls'), whichever is cheaper for the player (the first
+    claim where all break)."""
     claimed = _claims(v.game, j)
     own = tuple((n, e) for n, e in after if _piece(e) in claimed)
     side, mine = _cheapest_side(v, phases, own, limits, stacks)
     if mine.verdict in ("legal", "unlikely"):
         return side, mine, own, claimed
+    rest = tuple((n, e) for n, e in after if _piece(e) not in claimed)
+    if rest:
+        side1, other = _cheapest_side(v, phases, rest, limits, stacks)
+        if other.verdict in ("legal", "unlikely") and (taken := _claims(v.game, other)):
+            theirs = tuple((n, e) for n, e in after if _piece(e) in taken)
+            side1, other = _cheapest_side(v, phases, theirs, limits, stacks)
+            if other.verdict in ("legal", "unlikely"):
+                return side1, other, theirs, taken
     side0, none = _cheapest_side(v, phases, (), limits, stacks)
     if _CHEAPEST[none.verdict] < _CHEAPEST[mine.verdict]:
         return side0, none, (), frozenset()

@@ -259,11 +259,12 @@ def unit_condition(game: Game, cond, state: frozenset, markers: tuple[str, ...],
         return UNKNOWN
     parts = []
     if cond.state:
-        showing = [m for m in markers if shown.get(m, frozenset()) & set(cond.state)]
-        if state & set(cond.state) or any((k := game.marker(m)) is not None and k.whole_stack for m in showing):
-            parts.append(YES)                 # on the unit, or a marker that marks its whole stack (Ardennes II 3.4)
+        if state & set(cond.state):
+            parts.append(YES)
         else:
-            parts.append(UNKNOWN if showing else NO)
+            # a marker in the hex may show it for this unit or another: even one marking its whole stack (Ardennes
+            # II 3.4) leaves out the units that joined the stack after it ("do not give it to other units")
+            parts.append(UNKNOWN if any(shown.get(m, frozenset()) & set(cond.state) for m in markers) else NO)
     if cond.marker:
         parts.append(YES if set(markers) & set(cond.marker) else NO)
     if cond.terrain:

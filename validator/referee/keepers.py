@@ -321,8 +321,7 @@ def _may_overrun(r: "Replay", rbc, src: str, held) -> bool:
             leg = r.ledger.legs.get(c.piece)
             if leg is None or (leg.start is not None and leg.start in near):
                 continue
-            if rbc.overrun_not_in and in_state(r.look, r.position, c, rbc.overrun_not_in,
-                                               [x for x in (leg.start, h) if x]):
+            if rbc.overrun_not_in and in_state(r.look, r.position, c, rbc.overrun_not_in, leg, r.ledger.entered):
                 continue                       # a unit in a state that may not overrun (Ardennes II 3.3: DG)
             return True
     return False
@@ -403,7 +402,7 @@ def _extend_leg(r: "Replay", ev: Moved, phase: Optional[int], step: Step) -> Non
     legs = r.ledger.legs
     leg = legs.get(ev.counter.piece)
     if leg is None or leg.phase != phase:
-        leg = Leg(ev.src.hex, (ev.dst.hex,), phase, (step.index,))
+        leg = Leg(ev.src.hex, (ev.dst.hex,), phase, (step.index,), since=r.ledger.entered.get(ev.counter.piece, 0))
     else:
         leg = leg._replace(ends=leg.ends + (ev.dst.hex,), steps=leg.steps + (step.index,))
     r.ledger = r.ledger.with_(legs=put(legs, ev.counter.piece, leg))
@@ -424,7 +423,8 @@ def _move_reading(r: "Replay", step: Step, ev, read_as: str) -> Optional[MoveRea
         return None
     side, cls = r.look.side_of(ev.counter), r.look.class_of(ev.counter)
     return MoveReading(r.look, r.facts.in_play, r.position, ev.counter, leg, r.facts.zoc_reading[0],
-                       splits_in_two(r.tracker, leg, side, cls), _leaves(r, step), _overruns(r, step))
+                       splits_in_two(r.tracker, leg, side, cls), _leaves(r, step), _overruns(r, step),
+                       r.ledger.entered)
 
 
 def _overruns(r: "Replay", step: Step):

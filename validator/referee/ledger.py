@@ -38,6 +38,7 @@ class Leg(NamedTuple):
     steps: tuple[int, ...] = ()
     entry: Optional[Entry] = None
     faulted: Optional[int] = None
+    since: int = 0                             # the step the unit had entered its start hex at (0: the log's start)
 
     def points(self) -> tuple[str, ...]:
         """The hexes the path is known to pass, in order (a reinforcement's from its first drag's end)."""

@@ -71,17 +71,16 @@ def zoc_model(game) -> Optional[str]:
     return game.rules.zoc.model
 
 
-def _modified_allowance(look, position, c, leg: Leg, ma: Optional[int]) -> tuple[Optional[int], str]:
-    """The movement allowance under the tree's `movement_modifiers` whose state the unit is in when its move
-    begins (on its piece, or shown by a marker marking its whole stack in the hex it left), rounded up where
-    the rules do not say (the reading cheapest for the player); and how it came about, for the findings."""
+def _modified_allowance(look, position, c, leg: Leg, ma: Optional[int], entered) -> tuple[Optional[int], str]:
+    """The movement allowance under the tree's `movement_modifiers` whose state the unit is in (`in_state`),
+    rounded up where the rules do not say (the reading cheapest for the player); and how it came about, for
+    the findings."""
     mods = look.game.rules.movement_modifiers
     if ma is None or not mods:
         return ma, ""
-    where = [h for h in (leg.start, position.where(c.piece).hex if position.where(c.piece) else None) if h]
     for m in mods:
-        if m.condition is None or not m.condition.state or m.factor is None or not in_state(look, position, c,
-                                                                                         m.condition.state, where):
+        if m.condition is None or not m.condition.state or m.factor is None or \
+                not in_state(look, position, c, m.condition.state, leg, entered):
             continue
         v = ma * m.factor
         out = int(v) if v.denominator == 1 else (v.numerator // v.denominator + (m.rounding != "down"))
@@ -89,11 +88,20 @@ def _modified_allowance(look, position, c, leg: Leg, ma: Optional[int]) -> tuple
     return ma, ""
 
 
-def in_state(look, position, c, states, hexes) -> bool:
+def in_state(look, position, c, states, leg: Optional[Leg], entered) -> bool:
+    """The unit is in one of these states: on its piece, or by a marker marking its whole stack that stands in
+    the hex its move this phase began in, or in the one it stands in, and came there no earlier than the unit
+    (Ardennes II 3.4: DG units "take their DG status with them (but do not give it to other units they later
+    stack with)"; a marker placed on the stack marks those in it)."""
     if set(states) & c.state:
         return True
-    return any(x.kind == "marker" and (k := look.game.marker(x.unit)) is not None and k.whole_stack and
-               set(states) & set(k.states or (k.id,)) for h in hexes for x in position.at(h))
+    here = position.where(c.piece)
+    checks = [(leg.start, leg.since)] if leg is not None and leg.start else []
+    if here is not None and here.hex and (leg is None or here.hex != leg.start):
+        checks.append((here.hex, entered.get(c.piece, 0)))
+    return any(x.kind == "marker" and entered.get(x.piece, 0) >= since and
+               (k := look.game.marker(x.unit)) is not None and k.whole_stack and set(states) & set(k.states or (k.id,))
+               for h, since in checks for x in position.at(h))
 
 
 class MoveReading:
@@ -105,10 +113,11 @@ class MoveReading:
                  "_enemy", "_zoc", "_fault", "zoc_level", "splittable", "_leaves", "_left", "zoc_cost", "zoc_free",
                  "overruns", "ma_why")
 
-    def __init__(self, look, in_play, position, c, leg: Leg, zoc_level: str, splittable, leaves, overruns=None):
+    def __init__(self, look, in_play, position, c, leg: Leg, zoc_level: str, splittable, leaves, overruns=None,
+                 entered=None):
         self.look, self.in_play, self.position, self.c, self.leg = look, in_play, position, c, leg
         self.side, self.ma, self.costs = look.side_of(c), look.allowance(c), look.class_costs(c)
-        self.ma, self.ma_why = _modified_allowance(look, position, c, leg, self.ma)
+        self.ma, self.ma_why = _modified_allowance(look, position, c, leg, self.ma, entered or {})
         self.zoc_level, self.splittable, self._leaves, self._left = zoc_level, splittable, leaves, False
         self.zoc_cost = _zoc_cost(look, c)
         self.zoc_free = _zoc_free(look, c)

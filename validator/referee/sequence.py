@@ -120,8 +120,7 @@ def state_may_not_move_in_phase(v) -> Optional[Verdict]:
     leg = v.ledger.legs.get(c.piece)
     if leg is not None and len(leg.steps) > 1:
         return None                            # judged at the move's first drag
-    hexes = [h for h in ((leg.start if leg else None), v.event.src.hex) if h]
-    if not in_state(v.look, v.position, c, p.not_in_states, hexes):
+    if not in_state(v.look, v.position, c, p.not_in_states, leg, v.ledger.entered):
         return None
     states = "/".join(p.not_in_states).upper()
     if not v.tracker.pinned():
