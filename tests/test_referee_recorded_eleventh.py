@@ -31,6 +31,8 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
 - Bulge 6.3, "Each unit moves individually ... A unit's movement is considered complete once the player begins
   moving another unit": two units dragged together, one dragged on, then the other: HF1104 (missed before).
   Near miss: the first of them dragged on alone.
+- Meuse 8.3: two battles rolled first, the results shown in the other order than the rolls (no rule sets one):
+  the first roll takes the other battle's results where its own do not fit (HF1501, HF1509 before).
 - Meuse 3.2, 11.1: after the turn's last phase told in the chat (or with no phase ever told), a unit of the
   side that plays first moving or entering as the next turn's first player turn lets it: that turn begun untold
   (HF1101, HF1401, HF1406 before). Near miss: a Blue leg unit moving then is still HF1102 (9.1)."""
@@ -57,6 +59,7 @@ FOUND = {                                   # log -> its errors and warnings (st
         (7, "HF1104", ("UU9", "UU11")), (14, "HF1101", ("UU10", "UU12")), (22, "HF1101", ("PP18", "PP19")),
         (25, "HF1101", ("UU11", "VV11"))],
     ("meuse", "meuse_chat_no_turn2_red_move"): [],
+    ("meuse", "meuse_rolls_first_other_order"): [],
     ("meuse", "meuse_chat_no_turn2_entry"): [],
     ("meuse", "meuse_chat_last_phase_leg_moves"): [(41, "HF1102", ("A15.03", "A14.03"))],
     ("ardennes2", "ardennes2_dg_marker_stacks"): [     # the two long drags: legal only along roads (2.1)
@@ -173,3 +176,12 @@ def test_a_unit_joining_a_dg_stack_is_not_dg(games):
     a = _audit(games, "ardennes2", "ardennes2_dg_stack_joined")
     assert [(f.step, f.code) for f in a.findings if f.severity == "error" and "Holz" in f.message] == []
     assert any("Holz) (MA 10)" in f.message for f in a.findings if f.step == 7)
+
+
+def test_the_rolls_are_tied_to_the_battles_their_values_fit(games):
+    from validator.referee.replay import replay
+    game = games["meuse"]
+    rec = read_log(VLOGS / "meuse_rolls_first_other_order.vlog", VLOGS / "meuse.vmod", game)
+    r = replay(game, rec, game.scenario("1"))
+    assert [(b.step, b.roll.total, b.hex, b.result) for b in r.ledger.battles] == [
+        (7, 3, "B1.17", "AR"), (8, 6, "B1.10", "DE")]
