@@ -32,7 +32,9 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   moving another unit": two units dragged together, one dragged on, then the other: HF1104 (missed before).
   Near miss: the first of them dragged on alone.
 - Meuse 8.3: two battles rolled first, the results shown in the other order than the rolls (no rule sets one):
-  the first roll takes the other battle's results where its own do not fit (HF1501, HF1509 before).
+  the first roll takes the other battle's results where its own do not fit (HF1501, HF1509 before); and a result
+  shown in part before the next roll is finished after it (the rest of a retreat, the advance): HF1501, HF1508
+  and HF1509 before. Near miss: meuse_rolls_first_short_retreat (a retreat one hex short stays HF1501).
 - Meuse 3.2, 11.1: after the turn's last phase told in the chat (or with no phase ever told), a unit of the
   side that plays first moving or entering as the next turn's first player turn lets it: that turn begun untold
   (HF1101, HF1401, HF1406 before). Near miss: a Blue leg unit moving then is still HF1102 (9.1)."""
@@ -60,6 +62,7 @@ FOUND = {                                   # log -> its errors and warnings (st
         (25, "HF1101", ("UU11", "VV11"))],
     ("meuse", "meuse_chat_no_turn2_red_move"): [],
     ("meuse", "meuse_rolls_first_other_order"): [],
+    ("meuse", "meuse_result_finished_after_next_roll"): [],
     ("meuse", "meuse_chat_no_turn2_entry"): [],
     ("meuse", "meuse_chat_last_phase_leg_moves"): [(41, "HF1102", ("A15.03", "A14.03"))],
     ("ardennes2", "ardennes2_dg_marker_stacks"): [     # the two long drags: legal only along roads (2.1)

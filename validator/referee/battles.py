@@ -160,6 +160,10 @@ def read_battle(v) -> Optional[BattleReading]:
     claimed = frozenset()
     if deferred and side:                      # the results of later rolls follow too: this battle takes its own
         side, j, after, claimed = _own_results(v, phases, after, limits, stacks, j)
+    elif side and j.verdict in ("violation", "unlikely") and (late := _finished_later(v, j)) is not None:
+        side1, j1 = _cheapest_side(v, phases, after + late[1], limits, stacks)
+        if _CHEAPEST[j1.verdict] < _CHEAPEST[j.verdict]:   # its result finished after the next roll
+            side, j, after, claimed, deferred, end = side1, j1, after + late[1], _claims(v.game, j1), late, late[0]
     if j.verdict in ("violation", "unlikely") and not after and _log_ends_at_roll(v):   # an attack it forbids stands
         j = replace(j, verdict="unverified", code=COMBAT_UNVERIFIED, reason="the log ends at the roll",
                     message=f"combat roll {v.event.total}: the log ends at the roll, so its result is not in it (a "
@@ -237,6 +241,26 @@ def results_after(v) -> Optional[tuple]:
                 out.append((s.index, e))
                 shown = True
     return (end, tuple(out)) if shown else None
+
+
+def _finished_later(v, j: Judgement) -> Optional[tuple]:
+    """Where a battle's result is shown in part before the next roll: (that roll's step, the drags and losses
+    after it, this phase, of the battle's units, and the drags into its defender hex: an advance) - the rest of
+    its result, finished after the next battle was rolled."""
+    h = j.fit.defender_hex if j.fit is not None else (j.hexes[0] if len(j.hexes) == 1 else None)
+    mine = _claims(v.game, j) | frozenset(j.defenders)
+    if h is None or not mine:
+        return None
+    nxt, out = None, []
+    for s in v.steps_after():
+        for e in s.events:
+            if isinstance(e, Chat) and v.tracker.match_announcement(e.text) is not None:
+                return (nxt, tuple(out)) if out else None
+            if isinstance(e, DieRoll):
+                nxt = nxt or s.index
+            elif nxt is not None and (_piece(e) in mine or (is_map_move(e) and e.dst.hex == h)):
+                out.append((s.index, e))
+    return (nxt, tuple(out)) if out else None
 
 
 def _piece(e) -> Optional[str]:
