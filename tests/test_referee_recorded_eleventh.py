@@ -168,9 +168,10 @@ def test_a_refused_retreat_before_combat_says_why(games):
     held = [f for f in a.findings if f.step == 16]
     assert [f.units for f in held] == [("4-5-8 Inf Rgt (27)",), ("1-2-8 Pio Bn (12)",)]
     assert all(f.message.endswith("(not a retreat before combat: a DG defender must Hold (3.2))") for f in held)
+    assert {f.rule for f in held} == {"3.2"}                     # the rule that refuses the retreat, not the phase's
     b = _audit(games, "ardennes2", "ardennes2_retreat_without_overrun")
     assert all("(not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to "
-               "it (3.3) and not DG (3.3))" in f.message for f in b.findings if f.code == "HF1101")
+               "it (3.3) and not DG (3.3))" in f.message and f.rule == "3.3" for f in b.findings if f.code == "HF1101")
 
 
 def test_a_unit_joining_a_dg_stack_is_not_dg(games):

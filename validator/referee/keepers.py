@@ -182,7 +182,7 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
             if kind:
                 return "before-combat", (r.tracker.current(), kind)
             why = refused_retreat(r, ev)
-            return "unread", ((r.tracker.current(), why) if why else None)
+            return "unread", ((r.tracker.current(), *why) if why else None)
         if reading[1] == "move":
             _extend_leg(r, ev, reading[0], step)
             r.ledger = keep_order(r.view("event", step, ev, "move", reading))
@@ -274,18 +274,20 @@ def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
     return "advance" if p.combat and side == p.side and near else None
 
 
-def _refused(r: "Replay", rbc, p, c, src: str, held) -> Optional[str]:
-    """Why a drag from next to the enemy is no retreat before combat, where the rules refuse it one."""
+def _refused(r: "Replay", rbc, p, c, src: str, held) -> Optional[tuple[str, Optional[str]]]:
+    """Why a drag from next to the enemy is no retreat before combat, where the rules refuse it one, and the
+    rule that refuses it."""
     if _holds(r, rbc, c, src):
-        return f"not a retreat before combat: a {'/'.join(rbc.hold_if).upper()} defender must Hold ({rbc.hold_rule})"
+        return (f"not a retreat before combat: a {'/'.join(rbc.hold_if).upper()} defender must Hold ({rbc.hold_rule})",
+                rbc.hold_rule)
     if p.moves and rbc.overrun_from_apart is not None and not _may_overrun(r, rbc, src, held):
         dg = f" and not {'/'.join(rbc.overrun_not_in).upper()} ({rbc.overrun_not_in_rule})" if rbc.overrun_not_in else ""
         return (f"not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to it "
-                f"({rbc.overrun_from_apart}){dg}")
+                f"({rbc.overrun_from_apart}){dg}", rbc.overrun_from_apart)
     return None
 
 
-def refused_retreat(r: "Replay", ev: Moved) -> Optional[str]:
+def refused_retreat(r: "Replay", ev: Moved) -> Optional[tuple[str, Optional[str]]]:
     """Where a unit of the side the phase is not for is dragged from next to its enemy, and the rules refuse it
     a retreat before combat there, why (HF1101 says it)."""
     rbc, p, side = r.game.rules.combat.retreat_before_combat, r.tracker.phase(), r.look.side_of(ev.counter)

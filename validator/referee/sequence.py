@@ -37,7 +37,9 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
     movement phase of its side for its class (nor one the sequence of play leaves out of this turn,
     `not_on_turns`, the turn as the log records it), not a retreat or advance after a roll in a combat phase,
     nor (where the rules let a defender retreat instead of a roll) a retreat before combat by a unit next
-    to its enemy or the attacker's advance from next to the hex it left.
+    to its enemy or the attacker's advance from next to the hex it left. Where the rules refuse that unit a
+    retreat before combat (`hold_if`, `overrun_from_apart`, `overrun_not_in`), the finding says why and cites
+    the rule that refuses it.
     ## Why
     Each side's units move in that side's movement phases (Meuse 3.2, 4.1).
     ## Reads
@@ -59,11 +61,13 @@ def moved_outside_movement_phase(v) -> Optional[Verdict]:
         return None
     p = t.phase()
     out = t.left_out(t.current()) if p else False
-    why = f" ({v.reading[1]})" if v.reading and v.reading[1] else ""      # a retreat before combat the rules refuse
+    refused = v.reading[1:] if v.reading and len(v.reading) == 3 else None   # a retreat before combat refused
+    why = f" ({refused[0]})" if refused else ""
+    rule_no = (p.not_on_turns_rule if out else p.rule) if p else None
     return found(Finding(message=f"{v.side_name(side)} {v.label(c)} moves {v.event.src} -> {v.event.dst} {_where_phase(v)}"
                                  + (f", which the sequence of play leaves out on turn {t.turn}" if out else "") + why,
                          hexes=(v.event.src.hex, v.event.dst.hex), units=(v.label(c),),
-                         rule=(p.not_on_turns_rule if out else p.rule) if p else None, side=side))
+                         rule=(refused[1] or rule_no) if refused else rule_no, side=side))
 
 
 @rule("HF1102", "class-may-not-move-in-phase", "error",
