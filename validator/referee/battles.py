@@ -247,8 +247,7 @@ def _finished_later(v, j: Judgement) -> Optional[tuple]:
     """Where a battle's result is shown in part before the next roll: (that roll's step, the drags and losses
     after it, this phase, of the battle's units, and the drags into its defender hex: an advance) - the rest of
     its result, finished after the next battle was rolled."""
-    h = j.fit.defender_hex if j.fit is not None else (j.hexes[0] if len(j.hexes) == 1 else None)
-    mine = _claims(v.game, j) | frozenset(j.defenders)
+    h, mine = _battle_hex(j), _claims(v.game, j)
     if h is None or not mine:
         return None
     nxt, out = None, []
@@ -273,11 +272,16 @@ def _untaken(after: tuple, taken: frozenset) -> tuple:
     return tuple((n, e) for n, e in after if _piece(e) not in taken) if taken else after
 
 
+def _battle_hex(j: Judgement) -> Optional[str]:
+    """The defender hex of a battle's cheapest reading, or the only hex the roll may be for."""
+    return j.fit.defender_hex if j.fit is not None else (j.hexes[0] if len(j.hexes) == 1 else None)
+
+
 def _claims(game, j: Judgement) -> frozenset:
     """The pieces a battle's reading takes of the events after a later roll: its defenders, and of its
     attackers those that lost a step, and those that moved into the hex (an advance) or, where the result
     retreats the attackers, away."""
-    h = j.fit.defender_hex if j.fit is not None else (j.hexes[0] if len(j.hexes) == 1 else None)
+    h = _battle_hex(j)
     if h is None:
         return frozenset()
     moved = dict(j.moves)

@@ -178,11 +178,10 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
             return "other", None
         reading = _phase_of(r, step, r.look.side_of(ev.counter), r.look.class_of(ev.counter), "move")
         if reading is None:
-            kind = _before_combat(r, ev)
+            kind, refused = _before_combat(r, ev)
             if kind:
                 return "before-combat", (r.tracker.current(), kind)
-            why = refused_retreat(r, ev)
-            return "unread", ((r.tracker.current(), *why) if why else None)
+            return "unread", ((r.tracker.current(), *refused) if refused else None)
         if reading[1] == "move":
             _extend_leg(r, ev, reading[0], step)
             r.ledger = keep_order(r.view("event", step, ev, "move", reading))
@@ -245,33 +244,34 @@ def _placed_again(r: "Replay", ev: Moved) -> Optional[str]:
 _NOT_MOVES = (_placed_again, _special_move, _set_up_within)   # drags read as no move of a movement phase
 
 
-def _before_combat(r: "Replay", ev: Moved) -> Optional[str]:
+def _before_combat(r: "Replay", ev: Moved) -> tuple[Optional[str], Optional[tuple]]:
     """The drag may be a retreat before combat (the defender's choice instead of a roll, where the rules
     give it: `rules.combat.retreat_before_combat`), or the attacker's advance into the hex it left: in a
     combat phase (or a movement phase, where overruns give the same choice), a unit of the other side
     than the phase's dragged from next to its enemy or from a hex it shares with one (an overrun's attacker
     dragged into the defender's hex) (or on from such a retreat), or one of the phase's
     side dragged from a hex such a retreat left this phase, or next to one: "retreat" or "advance" (None:
-    neither). Not where the unit must Hold (`_holds`); in a movement phase, only where an enemy may be
-    overrunning it (`_may_overrun`).
+    neither); and, where the rules refuse the unit a retreat before combat (it must Hold, `_holds`; in a
+    movement phase no enemy may be overrunning it, `_may_overrun`), why and the rule that refuses it.
     The retreat is kept."""
     rbc = r.game.rules.combat.retreat_before_combat
     p = r.tracker.phase()
     if rbc is None or p is None or p.side is None or not (p.combat or (rbc.overrun and p.moves)):
-        return None
+        return None, None
     piece, src, side = ev.counter.piece, ev.src.hex, r.look.side_of(ev.counter)
     withdrawn = r.ledger.withdrawn
     if side is not None and side != p.side:
         held = r.look.enemies(r.position, side)
         if piece not in withdrawn and src not in held and not any(n in held for n in r.look.grid.neighbours(src)):
-            return None                        # (an overrun's attacker may stand in the defender's hex)
-        if piece not in withdrawn and _refused(r, rbc, p, ev.counter, src, held):
-            return None
+            return None, None                  # (an overrun's attacker may stand in the defender's hex)
+        refused = _refused(r, rbc, p, ev.counter, src, held) if piece not in withdrawn else None
+        if refused:
+            return None, refused
         r.ledger = r.ledger.with_(withdrawn=put(withdrawn, piece, withdrawn.get(piece, src)))
-        return "retreat"
+        return "retreat", None
     left = set(withdrawn.values())
     near = src in left or any(n in left for n in r.look.grid.neighbours(src))
-    return "advance" if p.combat and side == p.side and near else None
+    return ("advance" if p.combat and side == p.side and near else None), None
 
 
 def _refused(r: "Replay", rbc, p, c, src: str, held) -> Optional[tuple[str, Optional[str]]]:
@@ -285,19 +285,6 @@ def _refused(r: "Replay", rbc, p, c, src: str, held) -> Optional[tuple[str, Opti
         return (f"not a retreat before an overrun: no enemy next to it moved up this phase from a hex not next to it "
                 f"({rbc.overrun_from_apart}){dg}", rbc.overrun_from_apart)
     return None
-
-
-def refused_retreat(r: "Replay", ev: Moved) -> Optional[tuple[str, Optional[str]]]:
-    """Where a unit of the side the phase is not for is dragged from next to its enemy, and the rules refuse it
-    a retreat before combat there, why (HF1101 says it)."""
-    rbc, p, side = r.game.rules.combat.retreat_before_combat, r.tracker.phase(), r.look.side_of(ev.counter)
-    if rbc is None or p is None or p.side is None or side is None or side == p.side:
-        return None
-    held = r.look.enemies(r.position, side)
-    src = ev.src.hex
-    if src not in held and not any(n in held for n in r.look.grid.neighbours(src)):
-        return None
-    return _refused(r, rbc, p, ev.counter, src, held)
 
 
 def _holds(r: "Replay", rbc, c, src: str) -> bool:
