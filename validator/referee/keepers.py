@@ -289,14 +289,10 @@ def _refused(r: "Replay", rbc, p, c, src: str, held) -> Optional[tuple[str, Opti
 
 def _holds(r: "Replay", rbc, c, src: str) -> bool:
     """The unit must Hold: it is in a state `hold_if` names, on its piece or by a marker marking its whole stack
-    (Ardennes II 3.2: "A Hold becomes mandatory ... if the Defender is: DG")."""
-    if not rbc.hold_if:
-        return False
-    if set(rbc.hold_if) & c.state:
-        return True
-    shows = r.facts.marker_states
-    return any(m.kind == "marker" and set(rbc.hold_if) & shows.get(m.unit, frozenset()) and
-               (k := r.game.marker(m.unit)) is not None and k.whole_stack for m in r.position.at(src))
+    that came to its hex no earlier than it (Ardennes II 3.2: "A Hold becomes mandatory ... if the Defender is:
+    DG"; 3.4: DG units "do not give it to other units they later stack with")."""
+    return bool(rbc.hold_if) and in_state(r.look, r.position, c, rbc.hold_if, r.ledger.legs.get(c.piece),
+                                          r.ledger.entered)
 
 
 def _may_overrun(r: "Replay", rbc, src: str, held) -> bool:
