@@ -34,7 +34,7 @@ from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_ho
 from .crt import (MAYBE_PROHIBITED, PRINTED, PROHIBITED, Cell, ColumnLine, CombatTable, Lookup, combat_tables,
                   show_value)
 from .hex_stacks import HexStacks
-from .markers import marker_states
+from .markers import shown_states
 from .retreats import UNREAD, AfterBattle, RetreatMap, advance_faults, moves_fit, retreat_of
 
 # The codes of a judgement's verdicts (each a rule of validator.referee.combat_rules).
@@ -817,13 +817,7 @@ class _Battle:
 
     def shown(self) -> dict:
         """Marker id -> the unit states it shows (worked out once per game: every battle of an audit asks)."""
-        hit = _SHOWN.get(id(self.game))
-        if hit is None or hit[0] is not self.game:
-            hit = _SHOWN[id(self.game)] = (self.game, marker_states(self.game))
-        return hit[1]
-
-
-_SHOWN: dict = {}
+        return shown_states(self.game)
 
 
 class _HexMarkers:

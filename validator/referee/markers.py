@@ -41,6 +41,17 @@ def marker_states(game: Game) -> dict[str, frozenset[str]]:
     return out
 
 
+_SHOWN: dict = {}
+
+
+def shown_states(game: Game) -> dict[str, frozenset[str]]:
+    """`marker_states(game)`, worked out once per game for the process (every battle and DG reading asks)."""
+    hit = _SHOWN.get(id(game))
+    if hit is None or hit[0] is not game:
+        hit = _SHOWN[id(game)] = (game, marker_states(game))
+    return hit[1]
+
+
 def shown_by_markers(game: Game, position: Position, shows: Optional[dict] = None) -> dict[str, Tally]:
     """Hex -> how many markers there show each state."""
     shows = marker_states(game) if shows is None else shows

@@ -25,6 +25,7 @@ from . import Finding, Verdict, found, partly, rule
 from .costs import map_complete, terrain_costs
 from .ledger import Leg, at_step
 from .lookahead import first_leaving
+from .markers import shown_states
 from .paths import LegCost, cheapest_route, leg_cost, total
 
 PROHIBITED, WRONG_ENTRY, ALLOWANCE, ONTO_ENEMY, THROUGH_ENEMY, ZOC, EARLIER = (
@@ -99,8 +100,9 @@ def in_state(look, position, c, states, leg: Optional[Leg], entered) -> bool:
     checks = [(leg.start, leg.since)] if leg is not None and leg.start else []
     if here is not None and here.hex and (leg is None or here.hex != leg.start):
         checks.append((here.hex, entered.get(c.piece, 0)))
-    return any(x.kind == "marker" and entered.get(x.piece, 0) >= since and
-               (k := look.game.marker(x.unit)) is not None and k.whole_stack and set(states) & set(k.states or (k.id,))
+    shows, wanted = shown_states(look.game), set(states)
+    return any(x.kind == "marker" and entered.get(x.piece, 0) >= since and wanted & shows.get(x.unit, frozenset()) and
+               (k := look.game.marker(x.unit)) is not None and k.whole_stack
                for h, since in checks for x in position.at(h))
 
 
