@@ -56,7 +56,7 @@ FOUND = {                                   # log -> its errors and warnings (st
     ("aachen", "aachen_excessive_casualties_end"): [(29, "HF1701", ("1934", "2032"))],
     ("aachen", "aachen_excessive_casualties_shortened"): [(34, "HF1701", ("1823", "1822"))],
     ("aachen", "aachen_rolls_first"): [(10, "HF1517", ("1823",))],
-    ("aachen", "aachen_advance_after_exchange"): [(13, "HF1512", ("1824", "1823"))],
+    ("aachen", "aachen_advance_after_exchange"): [(13, "HF1512", ("1824", "1823")), (25, "HF1512", ("1527", "1627"))],
     ("bulge", "bulge_stack_drag_then_each"): [
         (7, "HF1104", ("UU9", "UU11")), (14, "HF1101", ("UU10", "UU12")), (22, "HF1101", ("PP18", "PP19")),
         (25, "HF1101", ("UU11", "VV11"))],

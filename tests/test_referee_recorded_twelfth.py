@@ -4,6 +4,16 @@ EXPECTED in tests/fixtures/vlogs.
 - Ardennes II 3.2 and 3.4: a unit that joined a DG stack is not DG ("do not give it to other units they later stack
   with"), so it may retreat before combat while the DG units Hold (HF1101 before: the Hold check read the stack's
   marker as the unit's). Near miss: a DG unit of the same stack retreating before combat (HF1101, 3.2).
+- Aachen 14.1: an elimination that makes the last turn one before the current ends the game at once, as one that
+  makes it the current turn does (missed before: the elimination itself was taken for the first play after the
+  end, which silenced every HF1701 after it). Near miss: without that elimination the shortened last turn is
+  played, and the next turn's play is HF1701.
+- Aachen 8.5, "A defending unit may never advance after combat": both attackers retreat, then the defender moves
+  into a hex they left. No result retreats both sides, so the defender's move is HF1512 (a note before: retreats
+  are not judged on Aachen's unprinted map, and the defender's move was read as its retreat). Of two readings
+  with faults, the referee takes the one with fewer, then the one whose first fault comes later: the log up to it
+  has a legal reading (aachen_advance_after_exchange's battle 3 likewise). Near miss: battle 1 of the same log, a
+  D3 retreat and the attacker's advance.
 """
 from __future__ import annotations
 
@@ -24,6 +34,9 @@ SHARED = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/s
 FOUND = {
     ("ardennes2", "ardennes2_joined_dg_stack_retreats"): [],
     ("ardennes2", "ardennes2_joined_dg_stack_dg_retreats"): [(10, "HF1101", ("B34.39", "B39.40"))],
+    ("aachen", "aachen_excessive_casualties_past_current"): [(49, "HF1701", ("1934", "1933"))],
+    ("aachen", "aachen_defender_advance"): [(25, "HF1512", ("2124", "2125"))],
+    ("aachen", "aachen_excessive_casualties_past_current_control"): [(53, "HF1701", ("1925", "1926"))],
 }
 
 
@@ -55,3 +68,22 @@ def test_a_unit_that_joined_a_dg_stack_may_retreat_before_combat(games):
     b = _audit(games, "ardennes2", "ardennes2_joined_dg_stack_dg_retreats")
     (f,) = [f for f in b.findings if f.code == "HF1101"]
     assert f.rule == "3.2" and "(27)" in f.message and f.message.endswith("a DG defender must Hold (3.2))")
+
+
+RECORDS = ROOT / "tests" / "fixtures" / "records"
+
+
+def test_an_enemy_still_there_when_the_phase_ends_makes_the_entry_an_error(games):
+    """Aachen 5.2d: a reinforcement entering a US-held hex, the US unit leaving by its own move a turn later: an
+    error (a warning before: "an overrun or a combat result?"). Near miss: the US unit removed in the same phase
+    (a combat result applied late?): still a warning, saying so."""
+    from validator.records.record_yaml import record_from_yaml
+    game = games["aachen"]
+    a = audit(game, record_from_yaml((RECORDS / "aachen_reinforcement_onto_enemy.yaml").read_text(), "a.yaml"), None)
+    assert [(f.step, f.code, f.severity, f.hexes) for f in a.findings if f.severity in ("error", "warning")] == \
+        [(10, "HF1202", "error", ("2204",))]
+    b = audit(game, record_from_yaml((RECORDS / "aachen_reinforcement_onto_enemy_removed.yaml").read_text(), "b.yaml"), None)
+    (f,) = [f for f in b.findings if f.severity in ("error", "warning")]
+    assert (f.step, f.code, f.severity) == (10, "HF1202", "warning")
+    assert f.message.endswith("the enemy left the hex at step 11, before the phase ended (a combat result applied "
+                              "late?)")

@@ -735,7 +735,7 @@ class _Tally:
         """A reading not tried before (`k`: its key, as `add` makes it)."""
         self.candidates[k] = c
         rank = c.rank
-        if rank < self.best_rank:
+        if rank < self.best_rank or (rank == ADVANCE == self.best_rank and _fault_cost(c) < _fault_cost(self.best)):
             self.best, self.best_rank = c, rank
         into = self.reasons if c.fit == UNKNOWN else self.no_reasons if c.fit == NO else None
         if into is not None and c.reason:
@@ -750,6 +750,12 @@ class _Tally:
 
     def kept(self) -> tuple[Candidate, ...]:
         return tuple(sorted(self.all(), key=lambda c: c.rank)[:MAX_CANDIDATES_KEPT])
+
+
+def _fault_cost(c: Candidate) -> tuple[int, int]:
+    """Of two readings with faults, the cheaper: fewer faults, then the first of them later (the log up to it
+    has a legal reading: the violation is where none is left)."""
+    return len(c.faults), -min((f[3] or 0 for f in c.faults), default=0)
 
 
 @dataclass(frozen=True)

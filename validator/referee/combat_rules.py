@@ -437,15 +437,19 @@ def loss_outside_battle(v) -> Optional[Verdict]:
                    for p, step, why in j.outside))
 
 
-def _faults(v, kind: str, rule_no) -> Optional[Verdict]:
+def _faults(v, kind, rule_no) -> Optional[Verdict]:
+    kinds = (kind,) if isinstance(kind, str) else kind
     j = _judgement(v)
     if j is None or not j.faults:
         return None
     out = []
     for p, k, why, step in j.faults:
-        if k == kind:
+        if k in kinds:
             w = v.position.where(p)
-            out.append(Finding(message=why, hexes=tuple(x for x in ((w.hex if w else None), j.fit.defender_hex) if x),
+            to = j.fit.defender_hex if k != "defender" else \
+                next((path[-1][0] for q, path in (v.battle.battle.retreats if v.battle.battle else ()) if q == p and path),
+                     None)                             # where the defender went
+            out.append(Finding(message=why, hexes=tuple(x for x in ((w.hex if w else None), to) if x),
                                units=(_label(v, p),), rule=rule_no, side=v.battle.side, step=step))
     return found(*out)
 
@@ -534,23 +538,25 @@ def advance_by_too_many_units(v) -> Optional[Verdict]:
       "advance only after a result that vacates the defender's hex, into it first, as far as the result allows",
       events=(DieRoll,))
 def advance_not_allowed(v) -> Optional[Verdict]:
-    """An attacking unit's advance that the result does not allow.
+    """An attacking unit's advance that the result does not allow, or a defender's advance.
 
     ## What it checks
     Under the reading of the battle that fits, an attacking unit moves after the result into the
     defender's hex though it was not vacated, past it (beyond the hexes the result or `advance_hexes`
-    allows), or not into it first. Located at the advance's step, not the retreat's.
+    allows), or not into it first. Located at the advance's step, not the retreat's. Where only
+    attackers advance (`advance_by`) and retreats are not judged on the map, a defender moving after a
+    result that retreats no defender (Aachen 8.5: "A defending unit may never advance after combat").
     ## Why
     Meuse 8.7: attackers advance "into the defender's hex" once "every defending unit has been
     eliminated or has retreated".
     ## Reads
-    `after_combat` (`advance`, `advance_hexes`), the key's `advance` effects.
+    `after_combat` (`advance`, `advance_hexes`, `advance_by`), the key's `advance` and retreat effects.
     ## Violation
     Meuse: the defender retreats two hexes (DR) and the attacker follows it two hexes.
     ## Near miss
     The attacker advancing into the vacated defender hex only.
     """
-    return _faults(v, "too-far", _advance_rule(v))
+    return _faults(v, ("too-far", "defender"), _advance_rule(v))
 
 
 @rule("HF1513", "retreat-through-forbidden-hex", "error",

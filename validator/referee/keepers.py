@@ -27,10 +27,12 @@ from .stacking import still_open
 
 
 def read_event(r: "Replay", step: Step, ev) -> None:
+    removed = r.ledger.removed
     _READ.get(type(ev), _piece)(r, step, ev)
     if r.ledger.played_after_end is None and is_play(r.look.game, ev) and \
-            game_over(r.look.game, r.facts.scenario, r.ledger):
-        r.ledger = r.ledger.with_(played_after_end=step.index)
+            game_over(r.look.game, r.facts.scenario, r.ledger) and \
+            game_over(r.look.game, r.facts.scenario, r.ledger.with_(removed=removed)):
+        r.ledger = r.ledger.with_(played_after_end=step.index)   # (not the elimination that ended it: Aachen 14.1)
 
 
 # -- the turn, the chat, the dice --
@@ -425,7 +427,10 @@ def _overruns(r: "Replay", step: Step):
 
 
 def _leaves(r: "Replay", step: Step):
-    return lambda dst, pieces: first_leaving(steps_after(r.record, step), dst, pieces)
+    """Where a piece leaves a hex after this step (`in_phase`: before the phase ends)."""
+    tracker = r.tracker
+    return lambda dst, pieces, in_phase=False: first_leaving(steps_after(r.record, step), dst, pieces,
+                                                             tracker.ends_phase if in_phase else None)
 
 
 def _keep_piece(r: "Replay", v) -> None:

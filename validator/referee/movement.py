@@ -168,10 +168,11 @@ class MoveReading:
 
     @property
     def enemy_leaves(self) -> Optional[int]:
-        """The step at which an enemy unit of the hex this drag ends in leaves it later this turn."""
+        """The step at which an enemy unit of the hex this drag ends in leaves it later in the phase (an overrun,
+        a combat result the log applied late; after the phase's end, the two sides shared the hex at it)."""
         if self._left is False:
             held = self.onto()
-            self._left = self._leaves(self.leg.ends[-1], {h.piece for h in held}) if held else None
+            self._left = self._leaves(self.leg.ends[-1], {h.piece for h in held}, True) if held else None
         return self._left
 
     def costed(self, blocked: frozenset = frozenset(), stops: frozenset = frozenset(), extra=None) -> LegCost:
@@ -556,7 +557,7 @@ def move_onto_enemy(v) -> Optional[Verdict]:
 
     ## What it checks
     In a movement phase, a drag (or a reinforcement's entry) ends in a hex held by units of another
-    side. Where the enemy leaves that hex later in the same turn (an overrun, a combat result the log
+    side. Where the enemy leaves that hex later in the same phase (an overrun, a combat result the log
     applied late), a warning instead; where the phase's moves may be overruns
     (`rules.combat.retreat_before_combat.overrun`, a phase with moves and combat) and the defender or the
     unit leaves the hex before the phase ends, a note (the overrun's attacker entered the defender's hex).
@@ -600,14 +601,18 @@ def _entry_onto_enemy(v) -> Optional[Verdict]:
     held = v.look.enemies(v.position, v.side_of(ev.counter)).get(dst, ()) if dst else ()
     if not held:
         return None
-    return _onto_enemy(v, f"enters at {dst}", dst, held, first_leaving(v.steps_after(), dst, {h.piece for h in held}))
+    return _onto_enemy(v, f"enters at {dst}", dst, held,
+                       first_leaving(v.steps_after(), dst, {h.piece for h in held}, v.tracker.ends_phase))
 
 
 def _onto_enemy(v, what: str, dst: str, held, left: Optional[int]) -> Verdict:
     """HF1202's finding: the unit `what` (moves a -> b, enters at b) into dst, held by `held`; a warning where
     the enemy left it later (`left`: that step)."""
     names = ", ".join(f"{v.side_name(v.side_of(h))} {v.label(h)}" for h in held)
-    tail = f"; the enemy left the hex at step {left} (an overrun or a combat result?)" if left else ""
+    rbc = v.game.rules.combat.retreat_before_combat
+    why = "an overrun or a combat result applied late?" if rbc is not None and rbc.overrun else \
+        "a combat result applied late?"
+    tail = f"; the enemy left the hex at step {left}, before the phase ended ({why})" if left else ""
     return found(Finding(message=f"{v.label(v.event.counter)} {what}, a hex held by {names}{tail}", hexes=(dst,),
                          units=(v.label(v.event.counter),) + tuple(v.label(h) for h in held),
                          severity="warning" if left else None, rule=rule_no(v)))

@@ -173,6 +173,13 @@ class PhaseTracker:
     def later_phase_for(self, i: int, side: Optional[str], cls: Optional[str]) -> bool:
         return any(self.may_move(j, side, cls) for j in range(i + 1, len(self.phases)))
 
+    def ends_phase(self, ev) -> bool:
+        """A later event ends the current phase: the turn marker moves, or a chat line names another phase."""
+        if type(ev).__name__ == "TurnChanged":
+            return True
+        text = getattr(ev, "text", None)
+        return text is not None and (i := self.match_announcement(text)) is not None and i != self.current()
+
     def match_announcement(self, text: str) -> Optional[int]:
         """The phase a chat line names: its side (by side or nationality name) and the phase's words."""
         if text not in self._named:                # the game's phases are fixed: one reading per text

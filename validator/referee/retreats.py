@@ -432,7 +432,8 @@ def advance_faults(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Op
     """The moves of phasing units after the battle that are not an advance the cell allows, as (piece, kind,
     why, step): kind `not-attacker` (it did not attack in this reading), `too-far` (no advance, past the
     defender's hex, not into it first), `hexside` (across a hexside prohibited to it), `too-many` (beyond
-    `advance_units`, in the order they moved); step: the drag that goes wrong. The first value is unknown
+    `advance_units`, in the order they moved), `defender` (a defender's move, `_defenders_advancing`); step: the
+    drag that goes wrong. The first value is unknown
     where the cell's advance is not printed."""
     rules = ab.rules
     retreats = retreat_of(effects["attacker"]) is not None          # its moves are retreats, judged or not
@@ -460,6 +461,7 @@ def advance_faults(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Op
         crossing = ab.crossing_fault(p)
         if crossing:
             faults.append((p, "hexside", crossing, ab.first_step(p)))
+    faults.extend(_defenders_advancing(ab, effects, code))
     if rules.advance_units is not None and len(advancing) > rules.advance_units:
         order = sorted(advancing, key=lambda p: ab.first_step(p) or 0)
         for p in order[rules.advance_units:]:
@@ -467,3 +469,15 @@ def advance_faults(ab: AfterBattle, effects: dict[str, list[tuple[SideEffect, Op
                                           f"{order.index(p) + 1} after one battle, where at most "
                                           f"{rules.advance_units} may advance", ab.first_step(p)))
     return (NO if faults else YES), tuple(faults)
+
+
+def _defenders_advancing(ab: AfterBattle, effects: dict, code: str) -> list[tuple[str, str, str, Optional[int]]]:
+    """Where only attackers advance (`advance_by`) and retreats are not judged on the map (Aachen 8.5: "A
+    defending unit may never advance after combat"), a defender that moved after a result retreating no
+    defender: kind `defender` (where retreats are judged, `moves_fit` finds it: the cell does not fit)."""
+    if ab.rules.advance_by != "attackers" or ab.rules.retreat or retreat_of(effects["defender"]) is not None:
+        return []
+    return [(p, "defender", f"{ab.label(p)}, a defender, moves {ab.route(p)} after the battle against "
+                            f"{ab.defender_hex}, whose result {code} retreats no defender: only attacking units "
+                            "advance", ab.first_step(p))
+            for p in ab.defenders if p in ab.moves and p not in ab.removed and p not in ab.later]
