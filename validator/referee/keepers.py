@@ -238,8 +238,9 @@ def _placed_again(r: "Replay", ev: Moved) -> Optional[str]:
         return None
     w = r.record.start.where(piece)
     if piece in led.arrived_by or w is None or w.hex is None:
-        return ": a reinforcement placed on the map in this phase, in which no unit moves, dragged again: read as " \
-               "its placement"
+        what = "a reinforcement" if piece in led.arrived_by else "a unit the log began with off the map"
+        return f": {what} placed on the map in this phase, in which no unit moves, dragged again: read as its " \
+               "placement"
     return None
 
 
