@@ -99,7 +99,7 @@ def _moved(record, step):
 EXPECTED_VIOLATIONS = [
     # step, code, rule (the tree's), piece, unit, hexes
     (2, "HF1201", "4.1", "1012", "red-4rd-10", ("B8.16", "B5.12")),
-    (6, "HF1401", "12.1", "1015", "red-4rd-eng", ("B16.10",)),
+    (6, "HF1401", "11.1", "1015", "red-4rd-eng", ("B16.10",)),
     (7, "HF1301", "5.1", None, None, ("B10.11",)),
     (10, "HF1501", "8.3, 8.6", None, None, ("B1.17",)),    # a removal, not a move: units checked below
     (13, "HF1204", "6.2", "1011", "red-1ad-rec", ("B1.03", "A16.02", "A16.01")),

@@ -32,7 +32,7 @@ FOUND = {                                   # log -> (scenario, its errors and w
     ("bulge", "bulge_setup_from_boxes"): [],
     # 6.7 "may not move into or through a hex containing enemy combat units"; 40.6 gives the adjacent hexes:
     # the drop (its way in not costed) onto the Allied unit holding JJ6 (missed before); near miss: bulge_paradrop
-    ("bulge", "bulge_paradrop_onto_enemy"): [(29, "HF1202", "6.0")],
+    ("bulge", "bulge_paradrop_onto_enemy"): [(29, "HF1202", "6.7")],
     ("bulge", "bulge_paradrop"): [(30, "HF1408", "40.3")],
     ("meuse", "meuse_eliminated_to_box"): [],
 }

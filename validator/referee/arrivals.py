@@ -168,7 +168,7 @@ def arrival_too_early(v) -> Optional[Verdict]:
            f" (legal only if its condition allows it earlier: {cond.condition})" if cond else "")
     return found(Finding(
         message=f"{v.label(c)} enters at {h} on turn {v.turn}; its order of arrival brings it on turn {first.turn}{why}",
-        hexes=(h,), units=(v.label(c),), rule=(exact.terms.rule if exact and not cond else None) or first.rule,
+        hexes=(h,), units=(v.label(c),), rule=(exact.terms.rule if exact and not cond else None) or _when_rule(v, first),
         side=v.side_of(c), severity="info" if cond else None,
         help="not verified: the arrival's condition may bring it in earlier" if cond else None))
 
@@ -463,6 +463,16 @@ def _own_phase(v, c) -> Optional[ArrivalLine]:
 def _arrival_phases(v, side) -> str:
     names = [v.tracker.name(i) for i, p in enumerate(v.tracker.phases) if p.arrivals and p.side in (None, side)]
     return " and ".join(names) or "no phase"
+
+
+def _when_rule(v, line) -> Optional[str]:
+    """The rule an arrival on the wrong turn breaks: its line's, unless that is only the scenario that prints the
+    schedule (Meuse 12.2), where the rule saying reinforcements come on the turn listed is the phases'
+    (11.1: "A reinforcement arrives in its side's movement phase of the turn its scenario lists")."""
+    sc = v.scenario
+    if sc is not None and line.rule is not None and line.rule == sc.rule:
+        return _arrival_rule(v) or line.rule
+    return line.rule
 
 
 def _arrival_rule(v) -> Optional[str]:

@@ -339,6 +339,11 @@ def leg_text(leg: Leg, lc: Optional[LegCost] = None) -> str:
     return f"enters at {entry or 'its entry area'}" + "".join(f" -> {h}" for h in ends)
 
 
+def enemy_rule(v) -> Optional[str]:
+    """The rule that bars a hex an enemy unit holds, where the tree names it, else the movement rule."""
+    return v.game.rules.enemy_hex_rule or rule_no(v)
+
+
 def rule_no(v) -> Optional[str]:
     """The movement rule the tree names, else the rule of the phase the move is made in."""
     if v.game.rules.movement_rule:
@@ -615,7 +620,7 @@ def _onto_enemy(v, what: str, dst: str, held, left: Optional[int]) -> Verdict:
     tail = f"; the enemy left the hex at step {left}, before the phase ended ({why})" if left else ""
     return found(Finding(message=f"{v.label(v.event.counter)} {what}, a hex held by {names}{tail}", hexes=(dst,),
                          units=(v.label(v.event.counter),) + tuple(v.label(h) for h in held),
-                         severity="warning" if left else None, rule=rule_no(v)))
+                         severity="warning" if left else None, rule=enemy_rule(v)))
 
 
 @rule("HF1203", "path-through-enemy", "error", "units never move through hexes held by enemy units",
@@ -643,7 +648,7 @@ def path_through_enemy(v) -> Optional[Verdict]:
     route = _free_route_text(v, mv)
     return found(Finding(message=f"{v.label(c)} (MA {_ma(mv)}) {_moves(leg)}{leg_text(leg, mv.cost)}: every path within its "
                                  f"allowance passes through an enemy-held hex{route}",
-                         hexes=start_hex(leg, mv.cost) + (leg.ends[-1],), units=(v.label(c),), rule=rule_no(v)))
+                         hexes=start_hex(leg, mv.cost) + (leg.ends[-1],), units=(v.label(c),), rule=enemy_rule(v)))
 
 
 def _free_route_text(v, mv: MoveReading) -> str:

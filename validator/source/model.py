@@ -248,6 +248,7 @@ class Rules:
     other: dict                               # free mapping of further parameters (rules.other)
     loc: Loc = NOWHERE
     movement_rule: Optional[str] = None       # the rule of movement allowances and paths (what a move finding cites)
+    enemy_hex_rule: Optional[str] = None      # the rule barring a hex an enemy holds (else movement_rule)
     one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
     movement_modifiers: tuple = ()            # StrengthModifier (applies_to movement): a state's allowance factor
 

@@ -282,6 +282,7 @@ def _rules(r) -> Rules:
         other=dict(r.get("other") or {}),
         loc=_loc(r),
         movement_rule=r.get("movement_rule"),
+        enemy_hex_rule=r.get("enemy_hex_rule"),
         one_at_a_time=_one_at_a_time(r.get("one_at_a_time")),
         movement_modifiers=tuple(_strength_modifier({**m, "applies_to": ("movement",)})
                                  for m in r.get("movement_modifiers") or ()),

@@ -228,6 +228,8 @@ GAME = _obj(
         movement_classes=_strs,
         one_at_a_time={"$ref": "#/$defs/one_at_a_time"},
         movement_rule={**_sn, "description": "the rule of movement allowances and paths, cited by move findings"},
+        enemy_hex_rule={**_sn, "description": "the rule that bars a move into or through a hex an enemy unit holds "
+                                              "(HF1202, HF1203; else movement_rule)"},
         movement_modifiers={"type": "array", "items": _obj(
             ["id", "factor", "if"], id=_s, factor=_FACTOR, rounding={"enum": ["up", "down", "unknown"]}, when=_sn,
             **{"if": _UNIT_IF}), "description": "what changes a unit's movement allowance in a state (DG: 1/2)"},
