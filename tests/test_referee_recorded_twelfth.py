@@ -14,6 +14,10 @@ EXPECTED in tests/fixtures/vlogs.
   with faults, the referee takes the one with fewer, then the one whose first fault comes later: the log up to it
   has a legal reading (aachen_advance_after_exchange's battle 3 likewise). Near miss: battle 1 of the same log, a
   D3 retreat and the attacker's advance.
+- Meuse 10.1: a victory hex that some legal way of a drag passes through, not every one, leaves its control open:
+  the standing gives each side's points under the readings least and most in its favour, and no winner where the
+  threshold lies between (before: the hex was taken as not entered, and "Blue wins" given as certain). Near miss:
+  the same game with the unit dragged into the hex first.
 """
 from __future__ import annotations
 
@@ -34,6 +38,8 @@ SHARED = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/s
 FOUND = {
     ("ardennes2", "ardennes2_joined_dg_stack_retreats"): [],
     ("ardennes2", "ardennes2_joined_dg_stack_dg_retreats"): [(10, "HF1101", ("B34.39", "B39.40"))],
+    ("meuse", "meuse_victory_way_not_shown"): [],
+    ("meuse", "meuse_victory_way_shown"): [],
     ("aachen", "aachen_excessive_casualties_past_current"): [(49, "HF1701", ("1934", "1933"))],
     ("aachen", "aachen_defender_advance"): [(25, "HF1512", ("2124", "2125"))],
     ("aachen", "aachen_excessive_casualties_past_current_control"): [(53, "HF1701", ("1925", "1926"))],
@@ -51,7 +57,7 @@ def _audit(games, game_name, log):
     if module is None:
         pytest.skip("the Aachen and Ardennes II modules are in shared/vassal-logs")
     game = games[game_name]
-    return audit(game, read_log(VLOGS / f"{log}.vlog", module, game), "1" if game_name == "meuse" else None)
+    return audit(game, read_log(VLOGS / f"{log}.vlog", module, game), ("2" if "victory_way" in log else "1") if game_name == "meuse" else None)
 
 
 @pytest.mark.parametrize("game_name, log", sorted(FOUND))
@@ -87,3 +93,25 @@ def test_an_enemy_still_there_when_the_phase_ends_makes_the_entry_an_error(games
     assert (f.step, f.code, f.severity) == (10, "HF1202", "warning")
     assert f.message.endswith("the enemy left the hex at step 11, before the phase ended (a combat result applied "
                               "late?)")
+
+
+def test_a_victory_hex_a_drag_may_have_passed_leaves_the_result_open(games):
+    """Meuse 10.1, 12.2: Rec/1 dragged B3.17 -> B2.18 may have gone through Pontis (B2.17) or round it; Red holds
+    8 VP for certain and needs 9, so the log does not decide the game (before: "Blue wins", as certain). Near
+    miss: dragged into B2.17 first, Pontis is Red's and Red wins."""
+    game = games["meuse"]
+
+    def end(log):
+        a = audit(game, read_log(VLOGS / f"{log}.vlog", VLOGS / "meuse.vmod", game), "2")
+        assert [f for f in a.findings if f.severity in ("error", "warning")] == []
+        (f,) = [f for f in a.findings if f.code == "HF1702"]
+        return a, f
+    a, f = end("meuse_victory_way_not_shown")
+    assert (a.result["winner"], a.result["decided"], a.result["uncertain"]) == (None, False, {"B2.17": ["red"]})
+    assert a.result["points_range"]["red"] == [8, 9] and a.result["points"]["red"] == 8
+    assert f.message.endswith("not decided by the log: Red 8 VP under the readings it shows (Red needs 9); the log "
+                              "does not show which way a drag went: B2.17 is Red's if 1st Reconnaissance "
+                              "Battalion's drag at step 1 or 17 went through it (Red 8-9 VP)")
+    b, g = end("meuse_victory_way_shown")
+    assert (b.result["winner"], b.result["decided"], b.result["uncertain"]) == ("red", True, {})
+    assert g.message.endswith("Red wins: Red 9 VP (Red needs 9)")

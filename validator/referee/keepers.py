@@ -454,7 +454,7 @@ def _keep_piece(r: "Replay", v) -> None:
             kept["legs"] = drop(led.legs, piece)
         to = ev.dst.hex if isinstance(ev, Moved) else ev.where.hex
         if to is not None and not game_over(r.game, r.facts.scenario, led):   # after the end nothing takes a hex
-            kept["control"] = control_after(v, ev.counter, to)
+            kept["control"], kept["control_open"] = control_after(v, ev.counter, to)
     elif isinstance(ev, Removed):
         kept["removed"] = put(led.removed, piece, Removal(step.index, ev.counter, ev.where))
         kept["legs"] = drop(kept.get("legs", led.legs), piece)

@@ -104,63 +104,129 @@ def at_setup(game, scenario, record) -> bool:
     return True
 
 
-def control_after(v, c, h: str) -> Mapping:
-    """The ledger's victory-hex control once this unit has entered h, and every victory hex its drag
-    must have passed through on the way (10.1: a hex changes control when a unit enters it)."""
+def control_after(v, c, h: str) -> tuple[Mapping, Mapping]:
+    """The ledger's victory-hex control once this unit has entered h, and every victory hex its drag must
+    have passed through on the way (10.1: a hex changes control when a unit enters it); and the hexes a legal
+    way of the drag may have passed through, not every one (`Ledger.control_open`: hex -> ((side, step, unit), ...),
+    the readings under which that side took it): the log does not show which way a drag went."""
     terms = v.scenario.victory_terms if v.scenario else None
+    led = v.ledger
     if terms is None or terms.control_changes != "entered" or c.kind != "unit":
-        return v.ledger.control
+        return led.control, led.control_open
     side = v.side_of(c)
     if side is None:
-        return v.ledger.control
-    control = v.ledger.control
-    for x in surely_passed(v, side) + (h,):
-        if x in v.facts.victory_hexes and control.get(x, v.facts.victory_hexes[x].start) != side:
-            control = put(control, x, side)
-    return control
+        return led.control, led.control_open
+    control, open_, vhs = led.control, led.control_open, v.facts.victory_hexes
+    surely = surely_passed(v, side) + (h,)
+    for x in surely:
+        if x in vhs:
+            if control.get(x, vhs[x].start) != side:
+                control = put(control, x, side)
+            if x in open_:
+                open_ = {k: w for k, w in open_.items() if k != x}
+    for x in maybe_passed(v, side, surely):
+        if control.get(x, vhs[x].start) != side:
+            open_ = put(open_, x, open_.get(x, ()) + ((side, v.step.index, v.label(c)),))
+    return control, open_
 
 
 def surely_passed(v, side: str) -> tuple[str, ...]:
     """The victory hexes of another side's (or no one's) that every legal way of the drag just made goes
     through: no way avoiding one is within what the unit had left (a later phase's whole allowance, where
     the drag may have been one). Only for a drag with a legal reading, and not a reinforcement's first."""
-    mv = v.move
-    if mv is None or not mv.judgeable or mv.fault() is not None or mv.leg.start is None or mv.cost.total is None:
+    way = _drag_way(v)
+    if way is None:
         return ()
-    points, segs = mv.leg.points(), mv.cost.segs
-    a, b = points[-2], points[-1]
-    budget = mv.ma - total(segs[:-1])
-    if len(segs) > 1 and mv.splittable(segs, mv.ma, len(segs) - 2):
-        budget = mv.ma                         # the drag may be a later phase's whole move
-    reach = int(budget / mv.costs.cheapest) if mv.costs.cheapest else 0
-    grid, enemy = v.grid, mv.enemy()
-    stops = mv.zoc() if mv.zoc_cost is None and mv.zoc_certain else frozenset()
+    mv, a, b, budget, reach, enemy, stops = way
     out = []
-    for x, vh in v.facts.victory_hexes.items():
-        if x in (a, b) or x in enemy or v.ledger.control.get(x, vh.start) == side:
-            continue
-        da, db = grid.distance(a, x), grid.distance(x, b)
-        if da is None or db is None or da + db > reach:
-            continue                           # no way within the budget reaches it
+    for x in _within_reach(v, side, a, b, reach, enemy):
         around = path_cost(v.look, v.facts.in_play, a, b, mv.costs, enemy | {x}, stops, extra=mv.zoc_extra())
         if around is None or around[0] > budget:
             out.append(x)
     return tuple(sorted(out))
 
 
+def maybe_passed(v, side: str, surely: tuple) -> tuple[str, ...]:
+    """The victory hexes of another side's (or no one's) that some legal way of the drag just made may go
+    through, not every one: a way a -> x -> b within what the unit had left, x no hex it must stop in. For a
+    drag no move reading costs (a retreat, an advance), a hex on a shortest way between its ends."""
+    way = _drag_way(v)
+    if way is None:
+        return _on_a_shortest_way(v, side, surely)
+    mv, a, b, budget, reach, enemy, stops = way
+    out = []
+    for x in _within_reach(v, side, a, b, reach, enemy):
+        if x in surely or x in stops:
+            continue
+        there = path_cost(v.look, v.facts.in_play, a, x, mv.costs, enemy, stops, extra=mv.zoc_extra())
+        on = path_cost(v.look, v.facts.in_play, x, b, mv.costs, enemy, stops, extra=mv.zoc_extra()) \
+            if there is not None else None
+        if on is not None and there[0] + on[0] <= budget:
+            out.append(x)
+    return tuple(sorted(out))
+
+
+def _drag_way(v) -> Optional[tuple]:
+    """(move, its last drag's ends a and b, the MP it had for it, the hexes that reaches, enemy hexes, ZOC
+    stops) for a drag with a legal move reading; else None."""
+    mv = v.move
+    if mv is None or not mv.judgeable or mv.fault() is not None or mv.leg.start is None or mv.cost.total is None:
+        return None
+    points, segs = mv.leg.points(), mv.cost.segs
+    a, b = points[-2], points[-1]
+    budget = mv.ma - total(segs[:-1])
+    if len(segs) > 1 and mv.splittable(segs, mv.ma, len(segs) - 2):
+        budget = mv.ma                         # the drag may be a later phase's whole move
+    reach = int(budget / mv.costs.cheapest) if mv.costs.cheapest else 0
+    stops = mv.zoc() if mv.zoc_cost is None and mv.zoc_certain else frozenset()
+    return mv, a, b, budget, reach, mv.enemy(), stops
+
+
+def _within_reach(v, side: str, a: str, b: str, reach: int, enemy) -> list[str]:
+    """The victory hexes not yet the side's, no enemy's and not the drag's ends, that a way a -> x -> b of at
+    most `reach` hexes could enter."""
+    grid, out = v.grid, []
+    for x, vh in v.facts.victory_hexes.items():
+        if x in (a, b) or x in enemy or v.ledger.control.get(x, vh.start) == side:
+            continue
+        da, db = grid.distance(a, x), grid.distance(x, b)
+        if da is not None and db is not None and da + db <= reach:
+            out.append(x)
+    return out
+
+
+def _on_a_shortest_way(v, side: str, surely: tuple) -> tuple[str, ...]:
+    ev = v.event
+    if not isinstance(ev, Moved) or ev.src.hex is None or ev.dst.hex is None:
+        return ()
+    a, b, grid = ev.src.hex, ev.dst.hex, v.grid
+    d = grid.distance(a, b)
+    if d is None or d < 2:
+        return ()
+    enemy = v.look.enemies(v.position, side)
+    return tuple(sorted(x for x in _within_reach(v, side, a, b, d, enemy) if x not in surely
+                        and grid.distance(a, x) + grid.distance(x, b) == d))
+
+
 class Standing(NamedTuple):
     """Who is ahead when the log ends: points per side, whether the log reaches the scenario's end,
-    the winner then (None: not decided by the log), and what the scenario's terms say."""
+    the winner then (None: not decided by the log), and what the scenario's terms say; `uncertain`: the
+    victory hexes a drag may have passed through (hex -> the sides that may hold it instead), `low` and
+    `high`: each side's points under the readings least and most in its favour."""
     points: dict
     hexes: dict                                # victory hex -> the side controlling it
     decided: bool
     winner: Optional[str]
     text: str
     rule: Optional[str]
+    uncertain: dict = {}
+    low: dict = {}
+    high: dict = {}
 
     def as_json(self) -> dict:
         return {"points": self.points, "hexes": self.hexes, "decided": self.decided, "winner": self.winner,
-                "text": self.text, "rule": self.rule}
+                "text": self.text, "rule": self.rule, "uncertain": self.uncertain,
+                "points_range": {s: [self.low[s], self.high[s]] for s in self.points}}
 
 
 def _turn_index(game, turn: Optional[str]) -> Optional[int]:
@@ -208,23 +274,59 @@ def standing(v) -> Optional[Standing]:
     terms = sc.victory_terms if sc else None
     if terms is None or not v.facts.victory_hexes:
         return None
-    control = {h: v.ledger.control.get(h, vh.start) for h, vh in v.facts.victory_hexes.items()}
-    scorer = terms.winner
-    points = {s.id: 0 for s in v.game.sides}
-    for h, vh in v.facts.victory_hexes.items():
-        side = control[h]
-        if side is not None and (vh.scores_for is None or vh.scores_for == side):
-            points[side] = points.get(side, 0) + vh.value
-    decided = _log_reaches_end(v)
+    vhs = v.facts.victory_hexes
+    control = {h: v.ledger.control.get(h, vh.start) for h, vh in vhs.items()}
+    uncertain = {h: sides for h, w in v.ledger.control_open.items() if h in control
+                 and (sides := list(dict.fromkeys(x[0] for x in w if x[0] != control[h])))}
+    points, low, high = _points(v, control), _points(v, control), _points(v, control)
+    for h, sides in uncertain.items():
+        if _scores(vhs[h], control[h]):
+            low[control[h]] -= vhs[h].value
+        for side in sides:
+            if _scores(vhs[h], side):
+                high[side] = high.get(side, 0) + vhs[h].value
+    reaches_end, scorer = _log_reaches_end(v), terms.winner
     others = [s.id for s in v.game.sides if s.id != scorer]
     winner = None
-    if decided and scorer is not None and terms.points is not None:
-        winner = scorer if points.get(scorer, 0) >= terms.points else (others[0] if len(others) == 1 else None)
-    text = _standing_text(v, terms, points, decided, winner)
+    if reaches_end and scorer is not None and terms.points is not None:
+        if low.get(scorer, 0) >= terms.points:
+            winner = scorer
+        elif high.get(scorer, 0) < terms.points:
+            winner = others[0] if len(others) == 1 else None
+    decided = reaches_end and (winner is not None or not uncertain)
+    text = _standing_text(v, terms, points, decided, winner) + _uncertain_text(v, uncertain, low, high)
     prev = v.facts.previous
     if begins_later(v.game, sc, prev.record if prev is not None and prev.record is not None else v.record):
         text += " (control of the victory hexes before the log began is taken from who stood on them)"
-    return Standing(points, control, decided, winner, text, terms.rule)
+    return Standing(points, control, decided, winner, text, terms.rule, uncertain, low, high)
+
+
+def _scores(vh, side: Optional[str]) -> bool:
+    return side is not None and (vh.scores_for is None or vh.scores_for == side)
+
+
+def _points(v, control: dict) -> dict:
+    points = {s.id: 0 for s in v.game.sides}
+    for h, vh in v.facts.victory_hexes.items():
+        if _scores(vh, control[h]):
+            points[control[h]] = points.get(control[h], 0) + vh.value
+    return points
+
+
+def _uncertain_text(v, uncertain: dict, low: dict, high: dict) -> str:
+    """What the log does not show: which way a drag went past a victory hex, and the points that leaves open."""
+    if not uncertain:
+        return ""
+    ways = []
+    for h, sides in sorted(uncertain.items()):
+        steps: dict = {}
+        for side, step, unit in v.ledger.control_open[h]:
+            if side in sides:
+                steps.setdefault((side, unit), []).append(str(step))
+        for (side, unit), at in steps.items():
+            ways.append(f"{h} is {v.side_name(side)}'s if {unit}'s drag at step {' or '.join(at)} went through it")
+    ranges = ", ".join(f"{v.side_name(s)} {low[s]}-{high[s]} VP" for s in low if low[s] != high[s])
+    return f"; the log does not show which way a drag went: {'; '.join(ways)} ({ranges})"
 
 
 def _log_reaches_end(v) -> bool:
@@ -239,6 +341,8 @@ def _standing_text(v, terms, points: dict, decided: bool, winner: Optional[str])
     need = f"{v.side_name(scorer)} needs {terms.points}" if scorer and terms.points is not None else ""
     if decided:
         return f"{v.side_name(winner) if winner else 'no side'} wins: {held}" + (f" ({need})" if need else "")
+    if _log_reaches_end(v):
+        return f"not decided by the log: {held} under the readings it shows" + (f" ({need})" if need else "")
     last = v.scenario.last_turn
     return (f"not decided by the log (it ends in turn {v.ledger.turn}; the scenario ends with turn {last}): "
             f"{held}" + (f"; {need} at the end" if need else ""))
@@ -334,7 +438,9 @@ def victory_standing(v) -> Optional[Verdict]:
     Where the scenario gives its victory terms as data, the victory hexes each side controls when the
     log ends (control changing as units enter them, a hex every legal way of a drag goes through
     included), the points they are worth, and the winner where
-    the log goes past the scenario's last turn; otherwise "not decided by the log".
+    the log goes past the scenario's last turn; otherwise "not decided by the log". A hex that some legal
+    way of a drag goes through, not every one, is open: the standing names it, gives each side's points
+    under the readings least and most in its favour, and no winner where the threshold lies between.
     ## Why
     Players ask "who won?" first (Meuse 10.1: at the end of the last turn Red scores every victory hex
     it controls; 12.1: Red wins with 7 or more).
