@@ -73,6 +73,9 @@ class BattleReading(NamedTuple):
     rerolled: Optional[object] = None          # ledger.Discarded: the undone roll this one makes again
 
 
+LOG_ENDS_AT_ROLL = "the log ends at the roll"
+
+
 def combat_phases(tracker):
     """The combat phases a roll may fall in, earliest first, one per attacking side: the current phase only
     where the turn marker or a chat names it, else every combat phase left this turn (the events may not
@@ -165,7 +168,7 @@ def read_battle(v) -> Optional[BattleReading]:
         if _CHEAPEST[j1.verdict] < _CHEAPEST[j.verdict]:   # its result finished after the next roll
             side, j, after, claimed, deferred, end = side1, j1, after + late[1], _claims(v.game, j1), late, late[0]
     if j.verdict in ("violation", "unlikely") and not after and _log_ends_at_roll(v):   # an attack it forbids stands
-        j = replace(j, verdict="unverified", code=COMBAT_UNVERIFIED, reason="the log ends at the roll",
+        j = replace(j, verdict="unverified", code=COMBAT_UNVERIFIED, reason=LOG_ENDS_AT_ROLL,
                     message=f"combat roll {v.event.total}: the log ends at the roll, so its result is not in it (a "
                             "game played over several logs applies it in the next)")
     battle = _battle(v, side, j) if side else None

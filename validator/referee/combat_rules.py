@@ -7,7 +7,7 @@ from typing import Optional
 
 from ..records.record import DieRoll
 from . import Finding, Verdict, found, partly, rule
-from .battles import discarded_result, outside_losses
+from .battles import LOG_ENDS_AT_ROLL, discarded_result, outside_losses
 from .ledger import at_step
 from .combat import (COMBAT_BATTLE_UNCLEAR, COMBAT_NO_TABLE_FOR_DICE, COMBAT_ODDS_PROHIBITED, COMBAT_RESULT_UNLIKELY,
                      COMBAT_UNVERIFIED)
@@ -654,8 +654,11 @@ def _unverified(v, code: str) -> Optional[Verdict]:
     j = _judged(v, "unverified", code)
     if j is None:
         return None
+    cut = j.reason == LOG_ENDS_AT_ROLL             # not the tree's gap: the log's end
     return Verdict((Finding(message=j.message, hexes=tuple(j.hexes), units=_names(v, j.units), rule=j.rule,
-                            side=v.battle.side),), (), (j.reason or j.message,), noted=True)
+                            side=v.battle.side,
+                            help="the result is in the next log of the game: audit the logs together with --chain"
+                            if cut else None),), (), (j.reason or j.message,), noted=True)
 
 
 @rule("HF1590", "combat-unverified", "info",

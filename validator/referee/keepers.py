@@ -66,6 +66,8 @@ def _turn(r: "Replay", step: Step, ev: TurnChanged) -> None:
     r.ledger = r.ledger.with_(turn=turn, legs=dict(r.ledger.phase_legs[now]) if back else {},
                               phase_legs=r.ledger.phase_legs if turn == left else {})
     r.note_step(step)
+    if r.ledger.game_over_at == step.index:       # no phase of the next turn began: the game ended after this one
+        r.at_step[step.index] = (left, None, GAME_END, None)
     run(r, "event", step, ev, reading=left)
 
 
@@ -102,6 +104,7 @@ def _chat(r: "Replay", step: Step, ev: Chat) -> None:
         t.recorded_at = None
         r.partly(step.index, f"the chat names the {t.name(i)} after the last turn's last phase: read as the game's "
                              "end")
+        r.at_step[step.index] = (r.ledger.turn, None, GAME_END, None)
         return
     if turn is not None:                  # the chat begins the next turn (3.2: the phases go round in order)
         _turn(r, step, TurnChanged(turn, r.tracker.phases[i].id))
@@ -117,6 +120,7 @@ def _chat(r: "Replay", step: Step, ev: Chat) -> None:
 
 
 _GAME_OVER = "the game's end"             # what a chat begins after the track's last turn
+GAME_END = "the game's end"               # the phase label of the step that ends the game
 _TURN_WORDS = re.compile(r"\b(?:game\s+turn|turn|gt)\s*#?\s*(\d+(?:\s*[ap]\.?m\.?)?)", re.IGNORECASE)
 
 

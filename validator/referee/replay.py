@@ -140,6 +140,7 @@ def replay(game: Game, record: GameRecord, scenario: Optional[Scenario], facts: 
             _undo(r, step, undone.get(step.index), snaps)
             continue
         snaps[step.index] = r.snapshot()
+        r.note_step(step)                              # where the step was played (its events may say more)
         kept.append(step.index)
         if len(kept) > UNDO_DEPTH:                     # what no undo can reach any more
             snaps.pop(kept.pop(0), None)
