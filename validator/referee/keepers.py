@@ -184,6 +184,10 @@ def _read_piece(r: "Replay", step: Step, ev) -> tuple[str, Optional[tuple[int, s
             return "other", None
         reading = _phase_of(r, step, r.look.side_of(ev.counter), r.look.class_of(ev.counter), "move")
         if reading is None:
+            why = _bugs_out(r, ev)
+            if why is not None:                # not a move of a phase: the rules make it run
+                r.partly(step.index, f"{r.look.label(ev.counter)} {ev.src.hex} -> {ev.dst.hex}{why}")
+                return "other", None
             kind, refused = _before_combat(r, ev)
             if kind:
                 return "before-combat", (r.tracker.current(), kind)
@@ -249,6 +253,29 @@ def _placed_again(r: "Replay", ev: Moved) -> Optional[str]:
 
 
 _NOT_MOVES = (_placed_again, _special_move, _set_up_within)   # drags read as no move of a movement phase
+
+
+def _bugs_out(r: "Replay", ev: Moved) -> Optional[str]:
+    """A drag no phase lets the unit make, read as its bug out where the rules make such units run from an enemy
+    next to them (`retreat_before_combat.bug_out`, Ardennes II 3.6): one of its types, not in a state barring it,
+    an enemy of at least `min_attack` next to the hex it left. Its way and length are not judged."""
+    rbc = r.game.rules.combat.retreat_before_combat
+    bo = rbc.bug_out if rbc is not None else None
+    u = r.game.unit(ev.counter.unit)
+    if bo is None or u is None or u.type not in bo.types or ev.src.hex is None:
+        return None
+    if bo.not_in and in_state(r.look, r.position, ev.counter, bo.not_in, r.ledger.legs.get(ev.counter.piece),
+                              r.ledger.entered):
+        return None
+    held = r.look.enemies(r.position, r.look.side_of(ev.counter))
+    for h in r.look.grid.neighbours(ev.src.hex):
+        for c in held.get(h, ()):
+            e = r.game.unit(c.unit)
+            attack = e.factors.get("attack") if e is not None and e.factors is not None else None
+            if attack is not None and attack >= bo.min_attack:
+                return (f": read as its bug out from {r.look.label(c)} in {h} ({bo.rule}: artillery must run from an "
+                        f"enemy of attack {bo.min_attack} or more next to it); its way and length are not judged")
+    return None
 
 
 def _before_combat(r: "Replay", ev: Moved) -> tuple[Optional[str], Optional[tuple]]:

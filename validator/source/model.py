@@ -217,6 +217,17 @@ class RetreatBeforeCombat:
     hold_rule: Optional[str] = None
     overrun_not_in: tuple[str, ...] = ()      # states in which a unit may not overrun (Ardennes II 3.3: DG)
     overrun_not_in_rule: Optional[str] = None
+    bug_out: Optional["BugOut"] = None         # units that must run from an enemy next to them (Ardennes II 3.6)
+
+
+@frozen
+class BugOut:
+    """Units of these types that run from an enemy next to them with at least `min_attack` (rules.combat.
+    retreat_before_combat.bug_out, Ardennes II 3.6 "Artillery MUST Bug Out"), except in the states `not_in`."""
+    types: tuple[str, ...]
+    min_attack: int
+    not_in: tuple[str, ...] = ()
+    rule: Optional[str] = None
 
 
 @frozen

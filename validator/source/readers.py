@@ -20,7 +20,7 @@ from .model import (
     DRM, TEC, AfterCombat, Area, Arrival, Box, EntryPrinted, CombatRule, Deployment, Dice, DrmCondition, Errata, ErratumItem,
     Factors, Formation, Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, MixingRule, Nationality,
     NotIfMovedIn, SpecialMove, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
-    ResultCode, ResultEffect, RetreatBeforeCombat, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
+    ResultCode, ResultEffect, RetreatBeforeCombat, BugOut, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
     TableClamp, TableRow, TableStrengths, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, ZocRule,
     ArrivalTerms, LastTurnReduction, VictoryTerms, ZocClass, ColumnShift, StrengthModifier, TextRule, UnitCondition, Unprinted,
 )
@@ -238,7 +238,15 @@ def _retreat_before_combat(m) -> Optional[RetreatBeforeCombat]:
                                overrun_from_apart=_limit(m.get("overrun_from_apart")),
                                hold_if=_t(hold.get("states")), hold_rule=str(hold["rule"]) if hold.get("rule") else None,
                                overrun_not_in=_t((m.get("overrun_not_in") or {}).get("states")),
-                               overrun_not_in_rule=(m.get("overrun_not_in") or {}).get("rule"))
+                               overrun_not_in_rule=(m.get("overrun_not_in") or {}).get("rule"),
+                               bug_out=_bug_out(m.get("bug_out")))
+
+
+def _bug_out(m) -> Optional[BugOut]:
+    if not m:
+        return None
+    return BugOut(types=_t(m.get("types")), min_attack=int(m.get("min_attack") or 0), not_in=_t(m.get("not_in")),
+                  rule=str(m["rule"]) if m.get("rule") else None)
 
 
 def _limit(m) -> Optional[str]:

@@ -218,7 +218,14 @@ GAME = _obj(
                                                   hold_if={**_obj(["states"], states=_strs), "description":
                                                            "defender states in which a Hold is mandatory"},
                                                   overrun_not_in={**_obj(["states"], states=_strs), "description":
-                                                                  "states in which a unit may not overrun"}),
+                                                                  "states in which a unit may not overrun"},
+                                                  bug_out={**_obj(["types"], types=_strs,
+                                                                  min_attack={"type": "integer", "minimum": 0,
+                                                                              "maximum": 1000},
+                                                                  not_in=_strs),
+                                                           "description": "units of these types that run from an "
+                                                                          "enemy next to them of at least this "
+                                                                          "attack, except in these states"}),
                                            "description": "the defender may retreat instead of a roll (no CRT "
                                                           "roll; the attacker may advance); `overrun`: the rule "
                                                           "of attacks during movement with the same choice"},
