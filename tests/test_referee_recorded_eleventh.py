@@ -40,18 +40,13 @@ its SCRIPT and EXPECTED in tests/fixtures/vlogs.
   (HF1101, HF1401, HF1406 before). Near miss: a Blue leg unit moving then is still HF1102 (9.1)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from compiler.vassal.vlog import read_log
 from validator.referee.audit import audit
-from validator.source.loader import load_game
 
-ROOT = Path(__file__).resolve().parents[1]
-VLOGS = ROOT / "tests" / "fixtures" / "vlogs"
-SHARED = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/shared/vassal-logs"))
-               if (p / "aachen.vmod").is_file()), None)
+from tests.recorded_logs import ROOT, SHARED, VLOGS, audit_recorded, load_games
+
 FOUND = {                                   # log -> its errors and warnings (step, code, hexes)
     ("aachen", "aachen_excessive_casualties_end"): [(29, "HF1701", ("1934", "2032"))],
     ("aachen", "aachen_excessive_casualties_shortened"): [(34, "HF1701", ("1823", "1822"))],
@@ -90,16 +85,11 @@ FOUND = {                                   # log -> its errors and warnings (st
 
 @pytest.fixture(scope="module")
 def games():
-    return {g: load_game(ROOT / "source" / g)[0] for g in ("aachen", "ardennes2", "bulge", "meuse")}
+    return load_games()
 
 
 def _audit(games, game_name, log):
-    module = VLOGS / f"{game_name}.vmod" if game_name in ("meuse", "bulge") else \
-        (SHARED / f"{game_name}.vmod" if SHARED else None)
-    if module is None:
-        pytest.skip("the Aachen and Ardennes II modules are in shared/vassal-logs")
-    game = games[game_name]
-    return audit(game, read_log(VLOGS / f"{log}.vlog", module, game), "1" if game_name == "meuse" else None)
+    return audit_recorded(games, game_name, log, "1" if game_name == "meuse" else None)
 
 
 @pytest.mark.parametrize("game_name, log", sorted(FOUND))

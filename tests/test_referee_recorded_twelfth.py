@@ -21,18 +21,13 @@ EXPECTED in tests/fixtures/vlogs.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from compiler.vassal.vlog import read_log
 from validator.referee.audit import audit
-from validator.source.loader import load_game
 
-ROOT = Path(__file__).resolve().parents[1]
-VLOGS = ROOT / "tests" / "fixtures" / "vlogs"
-SHARED = next((p for p in (ROOT.parent / "shared" / "vassal-logs", Path("/work/shared/vassal-logs"))
-               if (p / "aachen.vmod").is_file()), None)
+from tests.recorded_logs import ROOT, VLOGS, audit_recorded, load_games
+
 
 # (game, log) -> [(step, code, hexes)] of its errors and warnings
 FOUND = {
@@ -48,16 +43,12 @@ FOUND = {
 
 @pytest.fixture(scope="module")
 def games():
-    return {g: load_game(ROOT / "source" / g)[0] for g in ("aachen", "ardennes2", "bulge", "meuse")}
+    return load_games()
 
 
 def _audit(games, game_name, log):
-    module = VLOGS / f"{game_name}.vmod" if game_name in ("meuse", "bulge") else \
-        (SHARED / f"{game_name}.vmod" if SHARED else None)
-    if module is None:
-        pytest.skip("the Aachen and Ardennes II modules are in shared/vassal-logs")
-    game = games[game_name]
-    return audit(game, read_log(VLOGS / f"{log}.vlog", module, game), ("2" if "victory_way" in log else "1") if game_name == "meuse" else None)
+    meuse = "2" if "victory_way" in log else "1"             # the scenario 2 logs' set-up
+    return audit_recorded(games, game_name, log, meuse if game_name == "meuse" else None)
 
 
 @pytest.mark.parametrize("game_name, log", sorted(FOUND))

@@ -97,7 +97,7 @@ def _chat(r: "Replay", step: Step, ev: Chat) -> None:
         r.partly(step.index, f"the chat names the {t.name(i)}{f' of turn {turn}' if turn else ''}; the turn "
                              f"marker shows the {t.name(now)}: its phase holds")
         return
-    if turn == _GAME_OVER:
+    if turn == GAME_END:
         keep_phase_end(r, step)
         r.ledger = r.ledger.with_(game_over_at=step.index)
         t.reset(t.phases[i].id, step.index)
@@ -119,8 +119,7 @@ def _chat(r: "Replay", step: Step, ev: Chat) -> None:
         r.partly(step.index, f"the chat names the {r.tracker.name(i)}, which the events had passed")
 
 
-_GAME_OVER = "the game's end"             # what a chat begins after the track's last turn
-GAME_END = "the game's end"               # the phase label of the step that ends the game
+GAME_END = "the game's end"               # what a chat begins after the track's last turn; that step's phase label
 _TURN_WORDS = re.compile(r"\b(?:game\s+turn|turn|gt)\s*#?\s*(\d+(?:\s*[ap]\.?m\.?)?)", re.IGNORECASE)
 
 
@@ -142,7 +141,7 @@ def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
         return ids[hit] if later else None
     if now is None or i >= now or t.announced_at is None or here is None:
         return None
-    return ids[here + 1] if here + 1 < len(ids) else _GAME_OVER
+    return ids[here + 1] if here + 1 < len(ids) else GAME_END
 
 
 def _roll(r: "Replay", step: Step, ev: DieRoll) -> None:

@@ -136,8 +136,8 @@ class Ledger:
     removed: Mapping[str, Removal] = field(default_factory=dict)
     entered: Mapping[str, int] = field(default_factory=dict)          # piece -> step it last entered its hex
     control: Mapping[str, str] = field(default_factory=dict)          # victory hex -> the side controlling it
-    control_open: Mapping[str, tuple] = field(default_factory=dict)   # victory hex -> ((side, step), ...): a drag of
-                                                                      # that side's may have taken it (a way through it)
+    control_open: Mapping[str, tuple] = field(default_factory=dict)   # victory hex -> ((side, step, unit), ...): that
+                                                                      # unit's drag may have taken it (a way through it)
     open_stacks: Mapping[tuple, OpenStack] = field(default_factory=dict)
     open_mixes: Mapping[tuple, OpenStack] = field(default_factory=dict)
     rolls: tuple[Roll, ...] = ()

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..records.record import TurnChanged
 from ..source.model import Game, Phase
 
 _STOP = {"phase", "the", "and", "of", "a", "turn", "player", "segment"}
@@ -175,7 +176,7 @@ class PhaseTracker:
 
     def ends_phase(self, ev) -> bool:
         """A later event ends the current phase: the turn marker moves, or a chat line names another phase."""
-        if type(ev).__name__ == "TurnChanged":
+        if isinstance(ev, TurnChanged):
             return True
         text = getattr(ev, "text", None)
         return text is not None and (i := self.match_announcement(text)) is not None and i != self.current()

@@ -117,24 +117,25 @@ def control_after(v, c, h: str) -> tuple[Mapping, Mapping]:
     if side is None:
         return led.control, led.control_open
     control, open_, vhs = led.control, led.control_open, v.facts.victory_hexes
-    surely = surely_passed(v, side) + (h,)
+    way = _drag_way(v)
+    surely = surely_passed(v, side, way) + (h,)
     for x in surely:
         if x in vhs:
             if control.get(x, vhs[x].start) != side:
                 control = put(control, x, side)
             if x in open_:
                 open_ = {k: w for k, w in open_.items() if k != x}
-    for x in maybe_passed(v, side, surely):
+    for x in maybe_passed(v, side, surely, way):
         if control.get(x, vhs[x].start) != side:
             open_ = put(open_, x, open_.get(x, ()) + ((side, v.step.index, v.label(c)),))
     return control, open_
 
 
-def surely_passed(v, side: str) -> tuple[str, ...]:
+def surely_passed(v, side: str, way: Optional[tuple]) -> tuple[str, ...]:
     """The victory hexes of another side's (or no one's) that every legal way of the drag just made goes
     through: no way avoiding one is within what the unit had left (a later phase's whole allowance, where
-    the drag may have been one). Only for a drag with a legal reading, and not a reinforcement's first."""
-    way = _drag_way(v)
+    the drag may have been one). Only for a drag with a legal reading (`way`: `_drag_way`), and not a
+    reinforcement's first."""
     if way is None:
         return ()
     mv, a, b, budget, reach, enemy, stops = way
@@ -146,11 +147,10 @@ def surely_passed(v, side: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def maybe_passed(v, side: str, surely: tuple) -> tuple[str, ...]:
+def maybe_passed(v, side: str, surely: tuple, way: Optional[tuple]) -> tuple[str, ...]:
     """The victory hexes of another side's (or no one's) that some legal way of the drag just made may go
     through, not every one: a way a -> x -> b within what the unit had left, x no hex it must stop in. For a
     drag no move reading costs (a retreat, an advance), a hex on a shortest way between its ends."""
-    way = _drag_way(v)
     if way is None:
         return _on_a_shortest_way(v, side, surely)
     mv, a, b, budget, reach, enemy, stops = way
@@ -278,7 +278,8 @@ def standing(v) -> Optional[Standing]:
     control = {h: v.ledger.control.get(h, vh.start) for h, vh in vhs.items()}
     uncertain = {h: sides for h, w in v.ledger.control_open.items() if h in control
                  and (sides := list(dict.fromkeys(x[0] for x in w if x[0] != control[h])))}
-    points, low, high = _points(v, control), _points(v, control), _points(v, control)
+    points = _points(v, control)
+    low, high = dict(points), dict(points)
     for h, sides in uncertain.items():
         if _scores(vhs[h], control[h]):
             low[control[h]] -= vhs[h].value

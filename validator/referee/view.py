@@ -20,7 +20,7 @@ from ..positions.stacking import overstacked, side_of as _side_of
 from .costs import ClassCosts, costs_by_class
 from .ledger import Ledger
 from .lookahead import steps_after
-from .markers import marker_states
+from .markers import shown_states
 from .phases import PhaseTracker
 from .start import Match, location_hexes, slots
 
@@ -356,7 +356,7 @@ class Facts:
 
     @functools.cached_property
     def marker_states(self) -> dict:
-        return marker_states(self.game)
+        return shown_states(self.game)
 
     @functools.cached_property
     def first_turn_change(self) -> Optional[int]:
