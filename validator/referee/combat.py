@@ -189,6 +189,8 @@ class SideOutcome:
     steps_lost: Optional[int]
     removed: int
     reduced: int
+    unsure_removed: tuple[int, ...] = ()  # per removed unit the tree may give too many steps: the steps too many
+    unsure_kept: tuple[int, ...] = ()     # likewise per unit neither removed nor reduced
 
     @property
     def all_removed(self) -> bool:
@@ -196,7 +198,19 @@ class SideOutcome:
 
     def key(self) -> tuple:
         """What a cell's fit depends on (not which pieces): readings with equal keys judge alike."""
-        return (len(self.pieces), self.steps_had, self.steps_lost, self.removed, self.reduced)
+        return (len(self.pieces), self.steps_had, self.steps_lost, self.removed, self.reduced,
+                self.unsure_removed, self.unsure_kept)
+
+    def fewer_steps(self) -> list[tuple[int, int]]:
+        """(steps had, steps lost) if some units the tree is unsure of had one step, not the default."""
+        if self.steps_had is None or self.steps_lost is None:
+            return []
+        out: set[tuple[int, int]] = set()
+        for gone in _sums(self.unsure_removed):
+            for kept in _sums(self.unsure_kept):
+                if gone or kept:
+                    out.add((self.steps_had - gone - kept, self.steps_lost - gone))
+        return sorted(out)
 
     def describe(self) -> str:
         if not self.removed and not self.reduced:
@@ -209,27 +223,44 @@ class SideOutcome:
         return ", ".join(parts)
 
 
-def _steps(game: Game, c: Counter) -> Optional[int]:
+def _sums(spares: tuple[int, ...]) -> set[int]:
+    """Every total of some of these numbers (the empty choice included)."""
+    out = {0}
+    for n in spares[:8]:                      # bound the choices: more units than that share one total anyway
+        out |= {t + n for t in out}
+    return out
+
+
+def _steps(game: Game, c: Counter) -> tuple[Optional[int], int]:
+    """The counter's steps, and how many fewer it may have where the tree's default is unsure of it."""
     u = game.unit(c.unit)
     if u is None:
-        return None
-    return max(u.steps - (1 if REDUCED in c.state else 0), 1)
+        return None, 0
+    if REDUCED in c.state:
+        return max(u.steps - 1, 1), 0
+    return u.steps, (0 if u.steps_sure else u.steps - 1)
 
 
 def side_outcome(game: Game, position: Position, pieces: Sequence[str], losses: dict[str, Loss]) -> SideOutcome:
     had, lost, removed, reduced = 0, 0, 0, 0
+    unsure_removed: list[int] = []
+    unsure_kept: list[int] = []
     for p in pieces:
         c = position.counter(p)
-        s = _steps(game, c) if c else None
+        s, spare = _steps(game, c) if c else (None, 0)
         had = None if had is None or s is None else had + s
         loss = losses.get(p)
         if loss and loss.removed:
             removed += 1
             lost = None if lost is None or s is None else lost + s
+            if spare:
+                unsure_removed.append(spare)
         elif loss and loss.reduced:
             reduced += 1
             lost = None if lost is None else lost + 1
-    return SideOutcome(tuple(pieces), had, lost, removed, reduced)
+        elif spare:
+            unsure_kept.append(spare)
+    return SideOutcome(tuple(pieces), had, lost, removed, reduced, tuple(unsure_removed), tuple(unsure_kept))
 
 
 # -- does a cell's result fit what a side lost --
@@ -296,7 +327,15 @@ def side_fit(effects: list[tuple[SideEffect, Optional[int]]], o: SideOutcome,
             return NO, f"needs {steps} step(s) lost, shows no loss"
         return UNKNOWN, "a unit's steps are not in the tree"
     want = min(steps, o.steps_had) if steps else 0
-    return _compare(o.steps_lost, want, retreat_blocked, f"{want} step(s) lost", o, blocked_judge)
+    fit = _compare(o.steps_lost, want, retreat_blocked, f"{want} step(s) lost", o, blocked_judge)
+    if fit[0] != NO:
+        return fit
+    for had, lost in o.fewer_steps():
+        low = min(steps, had) if steps else 0
+        if _compare(lost, low, retreat_blocked, f"{low} step(s) lost", o, blocked_judge)[0] != NO:
+            return UNKNOWN, (f"{fit[1]}, which fits only if a unit removed had one step: the tree does not say "
+                             f"which units have one (counters.yaml default_steps_unsure)")
+    return fit
 
 
 def _compare(got: int, want: int, blocked: list, what: str, o: SideOutcome,
@@ -367,7 +406,7 @@ def _blocked_judge(after: AfterBattle, effects: list, o: SideOutcome) -> Optiona
                 unknown.append((p, why))
         if o.reduced > want:
             return NO, f"{o.reduced} unit(s) reduced for {want} step(s) lost (a blocked retreat eliminates)"
-        steps = lambda ps: sum(_steps(game, position.counter(p)) or 1 for p, _ in ps)
+        steps = lambda ps: sum(_steps(game, position.counter(p))[0] or 1 for p, _ in ps)
         if steps(free) + o.reduced > want:
             return NO, "; ".join(w for _, w in free)
         if unknown and steps(free + unknown) + o.reduced > want:
@@ -711,6 +750,7 @@ class _Tally:
     """The readings tried, one per distinct outcome (readings differing only in which pieces attack are one)."""
     candidates: dict[tuple, Candidate] = field(default_factory=dict)
     reasons: dict[str, None] = field(default_factory=dict)
+    cell_reasons: dict[str, None] = field(default_factory=dict)   # of readings of a printed cell: said first
     no_reasons: dict[str, None] = field(default_factory=dict)
     fits: dict[tuple, tuple[str, Optional[str]]] = field(default_factory=dict)   # memo of cell_fit
     notes: dict[str, None] = field(default_factory=dict)                         # readings taken as standard
@@ -737,7 +777,8 @@ class _Tally:
         rank = c.rank
         if rank < self.best_rank or (rank == ADVANCE == self.best_rank and _fault_cost(c) < _fault_cost(self.best)):
             self.best, self.best_rank = c, rank
-        into = self.reasons if c.fit == UNKNOWN else self.no_reasons if c.fit == NO else None
+        into = ((self.cell_reasons if c.cell and not c.unprinted else self.reasons) if c.fit == UNKNOWN
+                else self.no_reasons if c.fit == NO else None)
         if into is not None and c.reason:
             for part in c.reason.split("; "):
                 into[part] = None
@@ -1197,7 +1238,8 @@ def _verdict(b: _Battle, hexes, tally: _Tally, step, tables) -> Judgement:
                          f"combat {shown} against {best.defender_hex}: fits {best.table} column {best.column}, "
                          f"row {best.roll} ({best.cell})", tuple(hexes), units, None, tally.kept(), step, notes=notes)
     if (best is not None and best.rank == MAYBE) or not tally.candidates:
-        reason = "; ".join(list(tally.reasons)[:4]) or "no reading of the battle could be tried"
+        reason = "; ".join(list(dict.fromkeys([*tally.cell_reasons, *tally.reasons]))[:4]) or \
+            "no reading of the battle could be tried"
         return Judgement("unverified", COMBAT_UNVERIFIED, rule,
                          f"combat {shown} against {', '.join(hexes)}: not judged: {reason}",
                          tuple(hexes), units, reason, tally.kept(), step, notes=notes)

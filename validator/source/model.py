@@ -660,6 +660,7 @@ class Unit:
     count: Optional[int]                      # counters of this kind; None = unknown
     provenance: str
     loc: Loc = NOWHERE
+    steps_sure: bool = True                   # False: `steps` is counters.yaml's default, which some units break
 
     def flagged(self, flags: tuple[str, ...]) -> bool:
         """The unit has one of these flags (counters.yaml `flags`)."""

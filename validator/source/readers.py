@@ -528,23 +528,25 @@ def read_tables(t, parts: Parts) -> dict:
 
 # -- counters.yaml ----------------------------------------------------------------------------------
 
-def _unit(x, names: tuple[str, ...], default_steps: int) -> Unit:
+def _unit(x, names: tuple[str, ...], default_steps: int, default_sure: bool) -> Unit:
     return Unit(id=x["id"], name=x["name"], label=x.get("label"), side=x["side"], nationality=x.get("nationality"),
                 formation=x.get("formation"), type=x["type"], size=x.get("size"),
                 factors=parse_factors(x.get("factors"), names), movement_class=x.get("movement_class"),
                 range=x.get("range"), steps=int(x.get("steps") or default_steps),
                 reduced=parse_factors(x.get("reduced"), names), flags=_t(x.get("flags")), count=x.get("count", 1),
-                provenance=x.get("provenance", "printed"), loc=_loc(x))
+                provenance=x.get("provenance", "printed"), loc=_loc(x),
+                steps_sure=default_sure or x.get("steps") is not None or x.get("reduced") is not None)
 
 
 def read_counters(c, parts: Parts) -> dict:
     """counters.yaml: formations, the unit counters (factors read by game.yaml's names) and markers."""
     default_steps = int(c.get("default_steps") or 1)
+    default_sure = default_steps == 1 or not c.get("default_steps_unsure")
     names = parts["factor_names"]
     return dict(
         formations=tuple(Formation(id=x["id"], name=x["name"], side=x["side"], nationality=x.get("nationality"),
                                    loc=_loc(x)) for x in c.get("formations") or ()),
-        units=tuple(_unit(x, names, default_steps) for x in c.get("units") or ()),
+        units=tuple(_unit(x, names, default_steps, default_sure) for x in c.get("units") or ()),
         markers=tuple(Marker(id=x["id"], name=x["name"], count=x.get("count"), loc=_loc(x), side=x.get("side"),
                              states=_t(x.get("states")), whole_stack=bool(x.get("whole_stack")))
                 for x in c.get("markers") or ()),

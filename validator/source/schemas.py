@@ -415,6 +415,7 @@ TABLES = _obj(
 COUNTERS = _obj(
     ["units"],
     default_steps={"type": "integer", "minimum": 1, "maximum": 9},
+    default_steps_unsure=_s,
     formations={"type": "array", "items": _obj(
         ["id", "name", "side"], id=_s, name=_s, side=_s, nationality=_sn, parent=_sn)},
     units={"type": "array", "items": _obj(
