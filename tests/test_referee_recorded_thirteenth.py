@@ -6,6 +6,10 @@ EXPECTED in tests/fixtures/vlogs.
   full-strength unit removed for one step lost (A1D1) may have been one: a note saying so, not a violation (a
   false HF1502 before, "fits only if row 4's missing cell is not under 7:1+"). Near miss: the same battle on a
   roll that gives the defender no loss (A1): the removal is HF1501 however many steps the unit had.
+- Ardennes II 2.1: each player turn has a "US Half Reconciliation" phase; the chat naming it in the US turn is the
+  US turn's (before: the German turn's of the next turn, so turn 2 began there and the German moves of the real
+  turn 2 were HF1101 "in the US Supply", false). Near miss: a US move in that phase, which has no movement, is
+  HF1101, located in turn 1.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from tests.recorded_logs import audit_recorded, load_games
 # (game, log) -> [(step, code, hexes)] of its errors and warnings
 FOUND = {
     ("ardennes2", "ardennes2_one_step_unit_eliminated"): [],
+    ("ardennes2", "ardennes2_us_half_reconciliation"): [(7, "HF1101", ("B29.48", "B28.47"))],
     ("ardennes2", "ardennes2_one_step_unit_eliminated_on_a1"): [(9, "HF1501", ("B30.48", "B29.49"))],
 }
 
@@ -60,3 +65,11 @@ def test_a_sure_unit_removed_for_one_step_is_not_excused():
     assert side_fit(one, sure)[0] == "no"
     assert side_fit(one, unsure)[0] == "unknown"
     assert side_fit(one, two)[0] == "no"            # two units removed: two steps lost at the least
+
+
+def test_a_phase_named_in_both_player_turns_is_the_current_turns(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_us_half_reconciliation")
+    (f,) = [f for f in a.findings if f.code == "HF1101"]
+    assert (f.turn, f.side, f.phase) == ("1", "allied", "us-half")
+    began = [f.step for f in a.findings if "the chat begins turn 2" in f.message]
+    assert began == [10]                               # the German Movement & Barrage of turn 2, not step 6

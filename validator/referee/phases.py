@@ -182,22 +182,28 @@ class PhaseTracker:
         return text is not None and (i := self.match_announcement(text)) is not None and i != self.current()
 
     def match_announcement(self, text: str) -> Optional[int]:
-        """The phase a chat line names: its side (by side or nationality name) and the phase's words."""
+        """The phase a chat line names: its side (by side or nationality name) and the phase's words. Of
+        phases the words fit alike (Ardennes II's "US Half Reconciliation" in each player turn), the first
+        from the current phase on, else the first."""
         if text not in self._named:                # the game's phases are fixed: one reading per text
             if len(self._named) >= 10_000:
                 self._named.clear()
             self._named[text] = self._match_announcement(text)
-        return self._named[text]
+        named = self._named[text]
+        if len(named) > 1 and self.index is not None:
+            return next((i for i in named if i >= self.index), named[0])
+        return named[0] if named else None
 
-    def _match_announcement(self, text: str) -> Optional[int]:
+    def _match_announcement(self, text: str) -> tuple[int, ...]:
         if "?" in text:
-            return None                            # a question names a phase, it does not announce it
+            return ()                              # a question names a phase, it does not announce it
         listed = _words(text)
         if _NOT_YET & set(listed):
-            return None                            # "Red combat phase next, once 11/4 is up": a plan
+            return ()                              # "Red combat phase next, once 11/4 is up": a plan
         words = set(listed)
         lead = _LEAD | self._all_side_words()
-        best: Optional[tuple[int, int]] = None
+        best: Optional[int] = None
+        tied: list[int] = []
         for i, p in enumerate(self.phases):
             side_words = self._side_words(p.side)
             if p.side and not words & side_words:
@@ -208,9 +214,11 @@ class PhaseTracker:
             if not p.side and not all(w in words for w in key):
                 continue
             score = sum(1 for w in key if w in words) * 10 - len(key)
-            if best is None or score > best[0]:
-                best = (score, i)
-        return best[1] if best else None
+            if best is None or score > best:
+                best, tied = score, [i]
+            elif score == best:
+                tied.append(i)
+        return tuple(tied)
 
     def _all_side_words(self) -> set[str]:
         out: set[str] = set()
