@@ -10,6 +10,12 @@ EXPECTED in tests/fixtures/vlogs.
   US turn's (before: the German turn's of the next turn, so turn 2 began there and the German moves of the real
   turn 2 were HF1101 "in the US Supply", false). Near miss: a US move in that phase, which has no movement, is
   HF1101, located in turn 1.
+- Ardennes II 1.2, "When starting a Phase adjacent to any enemy unit ... The unit cannot Exploit or Overrun": A/9,
+  next to 751 since the set-up, moves in the US Exploitation Phase: HF1108 (missed before). Near miss: 5 Fus, no
+  enemy next to it, moves in the same phase.
+- Meuse 10.1 across a chain: a game in two logs (meuse_victory_way_not_shown split where VASSAL saved it). The
+  second log's victory hexes start as the first log's replay left them, open ones included: "Red 8-9 VP", no
+  winner certain, as in the one log (before: the chain read only the drags' ends, "Blue wins: Red 7 VP").
 """
 from __future__ import annotations
 
@@ -22,6 +28,8 @@ from tests.recorded_logs import audit_recorded, load_games
 FOUND = {
     ("ardennes2", "ardennes2_one_step_unit_eliminated"): [],
     ("ardennes2", "ardennes2_us_half_reconciliation"): [(7, "HF1101", ("B29.48", "B28.47"))],
+    ("ardennes2", "ardennes2_exploit_from_enemy_adjacent"): [(11, "HF1108", ("B27.49", "B26.48", "B28.49"))],
+    ("ardennes2", "ardennes2_exploit_from_enemy_adjacent_near"): [],
     ("ardennes2", "ardennes2_one_step_unit_eliminated_on_a1"): [(9, "HF1501", ("B30.48", "B29.49"))],
 }
 
@@ -73,3 +81,25 @@ def test_a_phase_named_in_both_player_turns_is_the_current_turns(games):
     assert (f.turn, f.side, f.phase) == ("1", "allied", "us-half")
     began = [f.step for f in a.findings if "the chat begins turn 2" in f.message]
     assert began == [10]                               # the German Movement & Barrage of turn 2, not step 6
+
+
+def test_a_chained_log_keeps_the_victory_hexes_the_log_before_left_open(games):
+    from compiler.vassal.vlog import read_log
+    from validator.referee.audit import audit
+    from validator.referee.chain import Previous, ends
+    from tests.recorded_logs import VLOGS
+    game, module = games["meuse"], VLOGS / "meuse.vmod"
+    first, second = (read_log(VLOGS / f"meuse_victory_chain_{n}.vlog", module, game) for n in (1, 2))
+    a = audit(game, second, "2", Previous("meuse_victory_chain_1.vlog", ends(first), first))
+    whole = audit(game, read_log(VLOGS / "meuse_victory_way_not_shown.vlog", module, game), "2")
+    assert a.result["winner"] is None and a.result["points_range"] == whole.result["points_range"]
+    assert "B2.17 is Red's if 1st Reconnaissance Battalion's drag at step 1 or 17 of meuse_victory_chain_1.vlog" \
+        in a.result["text"]
+    assert not [f for f in a.findings if f.severity in ("error", "warning")]
+
+
+def test_a_unit_that_began_the_exploitation_next_to_an_enemy_may_not_move(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_exploit_from_enemy_adjacent")
+    (f,) = [f for f in a.findings if f.code == "HF1108"]
+    assert (f.rule, f.turn, f.phase, f.side) == ("1.2", "1", "us-exploit", "allied")
+    assert f.units == ("3-5-10 Inf Bn(+) (A/9)", "2-3-8 Inf Rgt (751)")

@@ -67,7 +67,8 @@ def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
     arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
     entry_moves = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1206"}      # the entry's first move (11.2)
     assert on[Placed] == arrivals | entry_moves | {"HF1701"}    # a unit entering the map
-    assert on[Removed] == on[StateChanged] == {"HF1106", "HF1514", "HF1701"}  # others' pieces; steps; after the end
+    assert on[StateChanged] == {"HF1106", "HF1514", "HF1701"}  # others' pieces; steps; after the end
+    assert on[Removed] == on[StateChanged] | {"HF1109"}       # and a marker taken off outside its phase
     assert on[TurnChanged] == set() and on[Chat] == set()
     every = {c for c, r in all_rules().items() if r.on == "event"}
     assert set().union(*on.values()) == every             # no event rule is left without an event
@@ -100,7 +101,8 @@ def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
           for r in ("move", "after-combat", "unread", "entry", "other")}
     movement = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1205", "HF1206"}
     arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
-    assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1107", "HF1408"}   # HF1107: a state the phase bars
+    assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1107", "HF1108", "HF1408"}  # HF1107, HF1108:
+    #                                                              a state, or an enemy next to it, the phase bars
     assert on["after-combat"] == {"HF1201", "HF1206", "HF1106"}        # HF1201 notes what it cannot judge
     assert on["unread"] == {"HF1101", "HF1102", "HF1103", "HF1206", "HF1106", "HF1408"}
     entry_moves = movement - {"HF1205"}                                # a reinforcement's entry and first move

@@ -26,7 +26,7 @@ def _long_logs(tmp_path) -> list:
         from game_logs import games, write_long_log
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    return [(name, write_long_log(g, 1500, tmp_path / f"{name}.vlog"), g.module) for name, g in games().items()]
+    return [(name, write_long_log(g, 2500, tmp_path / f"{name}.vlog"), g.module) for name, g in games().items()]
 
 
 def test_look_ups_put_back_by_an_undo_are_fresh(monkeypatch, tmp_path):

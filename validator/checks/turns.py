@@ -266,6 +266,38 @@ def phase_not_if_moved_in_unknown(ctx):
                                                       f"an earlier phase in which units move")
 
 
+@check("HF515", "marker-removed-in-unknown-phase", "error",
+       "`markers[].removed_in.phases` names phases of game.yaml's sequence_of_play")
+def marker_removed_in_unknown_phase(ctx):
+    """A marker's `removed_in` naming a phase the sequence of play does not have.
+
+    ## What it checks
+    Each phase id under a marker's `removed_in.phases` (counters.yaml) is the id of a phase in game.yaml's
+    `sequence_of_play`.
+
+    ## Why
+    The referee reports a marker taken off its units outside those phases (Ardennes II 3.4: DG markers only
+    in the Pre-Turn's marker removal phase); a phase id it cannot find would make every removal a violation.
+
+    ## Reads
+    `counters.yaml` `markers[].removed_in.phases`; `game.yaml` `sequence_of_play[].id`.
+
+    ## Violation
+    A DG marker with `removed_in: {phases: [dg-recovery], rule: "3.4"}` in a game with no phase dg-recovery:
+
+        counters.yaml:97:3: error[HF515] marker dg: removed_in names 'dg-recovery', which is not a phase of the sequence of play
+
+    ## Near miss
+    The same with `phases: [pre-marker-removal]`, a phase of the sequence: no finding.
+    """
+    ids = {ph.id for ph in ctx.game.phases}
+    for m in ctx.game.markers:
+        for pid in m.removed_in:
+            if pid not in ids:
+                yield Finding(m.loc, f"marker {m.id}: removed_in names {pid!r}, which is not a phase of the sequence "
+                                     f"of play")
+
+
 def _arrivals(g):
     for o in _all_ooas(g):
         for b in o.turns:

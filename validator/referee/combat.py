@@ -1117,6 +1117,15 @@ def _units_of(position: Position, pieces: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.unit for p in pieces if (c := position.counter(p)) is not None))
 
 
+def _not_a_combat_roll(game: Game, roll: DieRoll) -> str:
+    """What a roll no combat table is rolled with is: the tree's note on those dice says what else they are
+    rolled for (Ardennes II's 1d6: barrages, reconciliation, arrivals)."""
+    die = next((d for d in game.dice if d.name == roll.dice), None)
+    what = f" (the tree rolls {roll.dice} for: {die.note})" if die is not None and die.note else ""
+    return f"die roll {roll.dice} = {roll.total}: no combat table of the tree is rolled with {roll.dice}{what}; " \
+           f"not judged as a battle"
+
+
 def judge_battle(game: Game, position: Position, phasing_side: Optional[str], roll: DieRoll,
                  following_events: Sequence[Event], step: Union[int, Step, None] = None,
                  event_steps: Optional[Sequence[int]] = None, limits: Optional[Limits] = None,
@@ -1135,9 +1144,8 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
                          step=step)
     tables = tables_for_roll(game, roll, phasing_side)
     if not tables:
-        return Judgement("unverified", COMBAT_NO_TABLE_FOR_DICE, None,
-                         f"combat roll {roll.dice} {roll.total}: no combat table of the tree is rolled with "
-                         f"{roll.dice}", reason="no combat table for these dice", step=step)
+        return Judgement("unverified", COMBAT_NO_TABLE_FOR_DICE, None, _not_a_combat_roll(game, roll),
+                         reason="no combat table for these dice", step=step)
     losses = observed_losses(position, following_events, event_steps)
     hexes, named = defender_hexes(game, position, phasing_side, losses, stacks)
     if not hexes:

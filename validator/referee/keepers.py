@@ -266,11 +266,15 @@ def _bugs_out(r: "Replay", ev: Moved) -> Optional[str]:
     if bo.not_in and in_state(r.look, r.position, ev.counter, bo.not_in, r.ledger.legs.get(ev.counter.piece),
                               r.ledger.entered):
         return None
+    tables = combat_tables(r.game)               # the attack strength is the factor the combat table reads
+    factor = tables[0].table.strengths.attack if tables and tables[0].table.strengths else None
+    if factor is None:
+        return None
     held = r.look.enemies(r.position, r.look.side_of(ev.counter))
     for h in r.look.grid.neighbours(ev.src.hex):
         for c in held.get(h, ()):
             e = r.game.unit(c.unit)
-            attack = e.factors.get("attack") if e is not None and e.factors is not None else None
+            attack = e.factors.get(factor) if e is not None and e.factors is not None else None
             if attack is not None and attack >= bo.min_attack:
                 return (f": read as its bug out from {r.look.label(c)} in {h} ({bo.rule}: artillery must run from an "
                         f"enemy of attack {bo.min_attack} or more next to it); its way and length are not judged")
@@ -452,8 +456,7 @@ def _overruns(r: "Replay", step: Step):
     rbc, p = r.game.rules.combat.retreat_before_combat, r.tracker.phase()
     if rbc is None or rbc.overrun is None or p is None or not (p.moves and p.combat):
         return None
-    ends = (lambda e: isinstance(e, TurnChanged) or (isinstance(e, Chat) and
-                                                    r.tracker.match_announcement(e.text) is not None))
+    ends = r.tracker.ends_phase               # a chat naming the phase again does not end it
     return rbc.overrun, lambda dst, pieces: first_leaving(steps_after(r.record, step), dst, pieces, ends)
 
 

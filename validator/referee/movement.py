@@ -93,7 +93,7 @@ def in_state(look, position, c, states, leg: Optional[Leg], entered) -> bool:
     """The unit is in one of these states: on its piece, or by a marker marking its whole stack that stands in
     the hex its move this phase began in, or in the one it stands in, and came there no earlier than the unit
     (Ardennes II 3.4: DG units "take their DG status with them (but do not give it to other units they later
-    stack with)"; a marker placed on the stack marks those in it: `_marks`)."""
+    stack with)"; a marker placed on the stack marks those in it: `marks`)."""
     if set(states) & c.state:
         return True
     here = position.where(c.piece)
@@ -101,12 +101,12 @@ def in_state(look, position, c, states, leg: Optional[Leg], entered) -> bool:
     if here is not None and here.hex and (leg is None or here.hex != leg.start):
         checks.append((here.hex, entered.get(c.piece, 0)))
     shows, wanted = shown_states(look.game), set(states)
-    return any(x.kind == "marker" and _marks(position, entered, x, h, since) and
+    return any(x.kind == "marker" and marks(position, entered, x, h, since) and
                wanted & shows.get(x.unit, frozenset()) and (k := look.game.marker(x.unit)) is not None and k.whole_stack
                for h, since in checks for x in position.at(h))
 
 
-def _marks(position, entered, x, h: str, since: int) -> bool:
+def marks(position, entered, x, h: str, since: int) -> bool:
     """A marker in hex h marks a unit that came there at step `since`: it came with the unit, or after it and not
     with other units (placed on the stack); one that came with other units is theirs (3.4: a DG stack moving onto
     a unit does not give it DG), and one there before the unit is not its."""

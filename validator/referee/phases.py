@@ -34,6 +34,32 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+", text.lower())
 
 
+def _name_score(name: str, p, listed: list, words: set, lead: set, drop: set) -> Optional[int]:
+    """How well a chat line's words name a phase by one of its names (None: they do not): its key words in
+    the line, the first of them after nothing but lead words (a side's name, "phase", a turn)."""
+    key = [w for w in _words(name) if w not in _STOP and w not in drop]
+    if not key or key[0] not in words or not lead.issuperset(listed[:listed.index(key[0])]):
+        return None
+    if not p.side and not all(w in words for w in key):
+        return None
+    return sum(1 for w in key if w in words) * 10 - len(key)
+
+
+def _printed_names(game: Game) -> dict[str, tuple[str, ...]]:
+    """Phase id -> the names the rulebook printed for it where an erratum renamed it: players name phases
+    as their rulebook prints them (Ardennes II's "Barrage & DG Marker Removal", errata 3's "DG Marker
+    Removal")."""
+    out: dict[str, tuple[str, ...]] = {}
+    for doc in game.errata:
+        for item in doc.items:
+            for pa in item.patches:
+                path = pa.path
+                if (pa.op == "set" and pa.file == "game.yaml" and len(path) == 3 and path[0] == "sequence_of_play"
+                        and path[2] == "name" and hasattr(path[1], "get") and isinstance(pa.from_, str)):
+                    out[path[1].get("id")] = out.get(path[1].get("id"), ()) + (pa.from_,)
+    return out
+
+
 @dataclass
 class PhaseTracker:
     """The earliest phase the game can be in. Rolls are allowed in any phase; one made after the last
@@ -204,16 +230,17 @@ class PhaseTracker:
         lead = _LEAD | self._all_side_words()
         best: Optional[int] = None
         tied: list[int] = []
+        printed = _printed_names(self.game)
         for i, p in enumerate(self.phases):
             side_words = self._side_words(p.side)
             if p.side and not words & side_words:
                 continue
-            key = [w for w in _words(p.name) if w not in _STOP and w not in side_words]
-            if not key or key[0] not in words or not lead.issuperset(listed[:listed.index(key[0])]):
+            drop = side_words if p.side else self._all_side_words()   # "(US & German)": whose, not which
+            scores = [sc for name in (p.name, *printed.get(p.id, ()))
+                      if (sc := _name_score(name, p, listed, words, lead, drop)) is not None]
+            if not scores:
                 continue
-            if not p.side and not all(w in words for w in key):
-                continue
-            score = sum(1 for w in key if w in words) * 10 - len(key)
+            score = max(scores)
             if best is None or score > best:
                 best, tied = score, [i]
             elif score == best:

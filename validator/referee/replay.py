@@ -10,6 +10,7 @@ step's moments made; a roll it takes back is kept as discarded (a re-roll names 
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 from ..codes import CODES
@@ -39,9 +40,11 @@ class Replay:
         self.tracker.reset(record.start_phase, 0, record.start_turn)
         if _begins_in_combat(game, scenario, record, facts) or (carry is not None and carry.tracker.rolled_here):
             self.tracker.rolled()                      # a roll made before the log began may be settled in it
-        self.ledger = Ledger(turn=record.start_turn or _first_turn(game, scenario), control=_start_control(facts))
+        control, control_open = _start_control(facts)
+        self.ledger = Ledger(turn=record.start_turn or _first_turn(game, scenario), control=control,
+                             control_open=control_open)
         if carry is not None:                          # the previous log's phase goes on in this one
-            self.ledger = carried_over(carry.ledger).with_(control=self.ledger.control)
+            self.ledger = carried_over(carry.ledger).with_(control=control, control_open=control_open)
         self.findings: list[Finding] = []
         self.made_at: list[Optional[int]] = []        # the step whose moment made each finding
         self._made: dict = {}                         # step -> how many findings its moments made
@@ -190,6 +193,36 @@ def _first_turn(game: Game, scenario: Optional[Scenario]) -> Optional[str]:
     return game.turns[0].id if game.turns else None
 
 
-def _start_control(facts: Facts) -> dict:
+def _start_control(facts: Facts) -> tuple[dict, dict]:
+    """Who controls each victory hex when the log begins, and the hexes whose control is open (a drag may
+    have passed through them): for a chained log, as the replay of the logs before it left them."""
+    prev = facts.previous
+    if prev is not None and prev.record is not None and facts.scenario is not None:
+        return control_at_end(facts.game, facts.scenario, (*prev.earlier, prev.record))
     from .scenario import start_control
-    return start_control(facts.game, facts.scenario, facts.record, facts.previous)
+    return start_control(facts.game, facts.scenario, facts.record, facts.previous), {}
+
+
+CHAINS_KEPT = 16                    # the chains' ends a process keeps (a chain's audits read the same ones)
+_CHAIN_ENDS: dict[tuple, tuple] = {}
+
+
+def control_at_end(game: Game, scenario: Scenario, played: tuple[GameRecord, ...]) -> tuple[dict, dict]:
+    """Victory-hex control, and the hexes it is open in, once the chain's logs `played` are replayed in
+    order, each from where the one before it ended: what each log's own audit showed at its end (the same
+    drags read the same way), kept per chain for the process."""
+    key = (id(game), id(scenario), tuple(map(id, played)))
+    hit = _CHAIN_ENDS.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], played)):
+        from .chain import Previous, ends
+        before = played[:-1]
+        previous = Previous(before[-1].source, ends(before[-1]), before[-1], before[:-1]) if before else None
+        last = played[-1]
+        led = replay(game, last, scenario, Facts(game, scenario, last, previous=previous)).ledger
+        if len(_CHAIN_ENDS) >= CHAINS_KEPT:
+            _CHAIN_ENDS.pop(next(iter(_CHAIN_ENDS)))
+        name = Path(last.source).name                # an earlier log's steps are named with it
+        open_ = {h: tuple((side, at if isinstance(at, str) else f"{at} of {name}", unit) for side, at, unit in w)
+                 for h, w in led.control_open.items()}
+        hit = _CHAIN_ENDS[key] = (played, dict(led.control), open_)   # the records kept: their ids cannot be reused
+    return hit[1], hit[2]

@@ -39,20 +39,13 @@ def victory_values(game, scenario) -> dict[str, VictoryHex]:
 
 
 def start_control(game, scenario, record, previous=None) -> dict:
-    """Who controls each victory hex when the log begins: the scenario's side at its start; for a chained
-    log, who controlled it when the log before ended (walked through every earlier log of the chain, from
-    the first one's start); for a log that
+    """Who controls each victory hex when the log begins: the scenario's side at its start; for a log that
     begins later on its own, the side whose units stand on the hex, else the scenario's side (control
-    before the log began is then assumed from occupation: the standing says so)."""
+    before the log began is then assumed from occupation: the standing says so). A chained log's is the
+    replay's of the logs before it (replay.control_at_end)."""
     hexes = victory_values(game, scenario)
     if not hexes:
         return {}
-    if previous is not None and previous.record is not None:
-        played = (*previous.earlier, previous.record)           # the chain's logs before this one, in order
-        control = start_control(game, scenario, played[0])
-        for earlier in played:
-            control = control_through(game, scenario, earlier, control)
-        return control
     out = {h: vh.start for h, vh in hexes.items()}
     if not begins_later(game, scenario, record, previous):
         return out
@@ -61,24 +54,6 @@ def start_control(game, scenario, record, previous=None) -> dict:
             side = side_of(game, c)
             if side is not None:
                 out[w.hex] = side
-    return out
-
-
-def control_through(game, scenario, record, control: dict) -> dict:
-    """Victory-hex control once a record's steps are played from `control` (undone steps left out)."""
-    terms = scenario.victory_terms
-    if terms is None or terms.control_changes != "entered":
-        return control
-    from .undo import undone_by
-    undone = set(undone_by(record).values())
-    out = dict(control)
-    for s in record.steps:
-        if s.undo or s.index in undone:
-            continue
-        for e in s.events:
-            to = e.dst.hex if isinstance(e, Moved) else e.where.hex if isinstance(e, Placed) else None
-            if to in out and e.counter.kind == "unit" and (side := side_of(game, e.counter)) is not None:
-                out[to] = side
     return out
 
 
@@ -325,9 +300,17 @@ def _uncertain_text(v, uncertain: dict, low: dict, high: dict) -> str:
             if side in sides:
                 steps.setdefault((side, unit), []).append(str(step))
         for (side, unit), at in steps.items():
-            ways.append(f"{h} is {v.side_name(side)}'s if {unit}'s drag at step {' or '.join(at)} went through it")
+            ways.append(f"{h} is {v.side_name(side)}'s if {unit}'s drag at step {_steps_named(at)} went through it")
     ranges = ", ".join(f"{v.side_name(s)} {low[s]}-{high[s]} VP" for s in low if low[s] != high[s])
     return f"; the log does not show which way a drag went: {'; '.join(ways)} ({ranges})"
+
+
+def _steps_named(at: list[str]) -> str:
+    """"1 or 17", "1 or 17 of a.vlog" (steps of an earlier log of a chain: replay.control_at_end)."""
+    logs = {a.partition(" of ")[2] for a in at}
+    if len(logs) == 1:
+        return " or ".join(a.partition(" of ")[0] for a in at) + (f" of {logs.pop()}" if "" not in logs else "")
+    return " or ".join(at)
 
 
 def _log_reaches_end(v) -> bool:

@@ -136,6 +136,53 @@ def state_may_not_move_in_phase(v) -> Optional[Verdict]:
                          side=v.side_of(c)))
 
 
+@rule("HF1108", "moved-from-enemy-adjacent", "error",
+      "a unit that began the phase next to an enemy unit stays put in it", events=(Moved,), read_as=("move",))
+def moved_from_enemy_adjacent(v) -> Optional[Verdict]:
+    """A unit moves in a phase it began next to an enemy unit, where the phase bars such units.
+
+    ## What it checks
+    In a phase with `not_from_enemy_adjacent`, the first drag of a unit that stood in the hex it leaves when
+    the phase began (it entered that hex at or before the last phase end), with an enemy unit next to it that
+    stood there since then too. Judged where the phase is certain (the marker or a chat names it); a unit the
+    log began with, in a phase begun before the log, is a note (where it began the phase is not known).
+    ## Why
+    Ardennes II 1.2: "When starting a Phase adjacent to any enemy unit ... The unit cannot Exploit or Overrun."
+    ## Reads
+    `sequence_of_play[].not_from_enemy_adjacent`, the sides of the units, the grid's neighbours.
+    ## Violation
+    Ardennes II: A/9, next to 751 in B28.49 since the set-up, dragged B27.49 -> B26.48 in the US
+    Exploitation Phase of turn 1.
+    ## Near miss
+    A unit with no enemy next to it when the phase began moving in the same phase; or A/9 moving in the US
+    Movement & Barrage Phase, which does not bar it.
+    """
+    i = v.reading[0] if v.reading else None
+    p = v.tracker.phases[i] if i is not None else None
+    ev = v.event
+    if p is None or not p.not_from_enemy_adjacent or ev.src.hex is None:
+        return None
+    c, led = ev.counter, v.ledger
+    leg = led.legs.get(c.piece)
+    if (leg is not None and len(leg.steps) > 1) or led.entered.get(c.piece, 0) > led.phase_end_step:
+        return None                            # judged at the move's first drag; it came there in this phase
+    held = v.enemies(v.side_of(c))
+    near = [(h, e) for h in v.look.grid.neighbours(ev.src.hex) for e in held.get(h, ())
+            if led.entered.get(e.piece, 0) <= led.phase_end_step]
+    if not near:
+        return None
+    h, e = near[0]
+    rule_ = p.not_from_enemy_adjacent
+    if not v.tracker.pinned() or led.phase_end_step == 0:
+        return partly(f"{v.label(c)} stands next to {v.label(e)} in {h}; whether it began the "
+                      f"{v.tracker.name(i)} there is not known ({rule_} is not judged)")
+    return found(Finding(message=f"{v.label(c)} moves {ev.src} -> {ev.dst} {_where_phase(v)}, which it began next "
+                                 f"to {v.label(e)} in {h}: a unit that begins the phase next to an enemy unit may "
+                                 f"not move in it",
+                         hexes=(ev.src.hex, ev.dst.hex, h), units=(v.label(c), v.label(e)), rule=rule_,
+                         side=v.side_of(c)))
+
+
 @rule("HF1103", "moved-after-own-turn", "error",
       "a player's units move in his own player turn; the other player's turn follows it",
       events=(Moved,), read_as=("unread",))

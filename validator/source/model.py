@@ -109,6 +109,8 @@ class Phase:
     special_moves: tuple[SpecialMove, ...] = ()
     not_in_states: tuple[str, ...] = ()       # units in these states may not move in it (Ardennes II 3.4: DG, exploit)
     not_in_states_rule: Optional[str] = None
+    not_from_enemy_adjacent: Optional[str] = None   # the rule that a unit which began the phase next to an enemy
+                                                     # may not move in it (Ardennes II 1.2, exploitation)
 
     def moves_class(self, cls: Optional[str]) -> bool:
         """Units of this movement class move in the phase (`moves` names it, or "all"; a class not known may)."""
@@ -121,6 +123,7 @@ class Dice:
     name: str
     count: int
     sides: int
+    note: Optional[str] = None                # what the rules roll it for, as the tree says
 
 
 @frozen
@@ -243,6 +246,8 @@ class CombatRule:
     combat_phases_only: Optional[str] = None  # no combat (no combat roll applied) outside the combat phases
     one_hex: Optional[str] = None             # each battle is fought against the units of one hex
     steps_by_combat_only: Optional[str] = None  # units lose or regain steps, or leave play, only by combat results
+    step_losses_by_combat_only: Optional[str] = None  # a unit loses a step (flips) only by a combat result; other
+                                                      # rules may remove units (Ardennes II 3.5: barrages take none)
     resolve_in_order: Optional[str] = None    # each battle's result is applied before the next battle's roll
     retreat_before_combat: Optional[RetreatBeforeCombat] = None  # a defender may retreat before the odds, no roll
     unjudged: tuple["TextRule", ...] = ()     # combat rules kept as text only: the referee does not judge them
@@ -677,6 +682,9 @@ class Marker:
     side: Optional[str] = None
     states: tuple[str, ...] = ()              # unit states this marker shows ("improved-position" -> fort)
     whole_stack: bool = False                 # it shows them for every unit of its hex (Ardennes II 3.4)
+    removed_in: tuple[str, ...] = ()          # the phases it may be taken off the units it marks in (): any
+    removed_in_rule: Optional[str] = None
+    removed_if: Optional[str] = None          # terms the rules set on that removal, as printed (not judged)
 
 
 @frozen

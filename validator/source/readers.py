@@ -220,7 +220,8 @@ def _phase(p) -> Phase:
                                      for m in p.get("special_moves") or ()),
                  attackers_rule=(p.get("attackers") or {}).get("rule"),
                  not_in_states=_t((p.get("not_in_states") or {}).get("states")),
-                 not_in_states_rule=(p.get("not_in_states") or {}).get("rule"))
+                 not_in_states_rule=(p.get("not_in_states") or {}).get("rule"),
+                 not_from_enemy_adjacent=(p.get("not_from_enemy_adjacent") or {}).get("rule"))
 
 
 def _mixing_rule(m) -> MixingRule:
@@ -282,6 +283,7 @@ def _rules(r) -> Rules:
                           attack_once=_limit(cb.get("attack_once")), defend_once=_limit(cb.get("defend_once")),
                           combat_phases_only=_limit(cb.get("combat_phases_only")), one_hex=_limit(cb.get("one_hex")),
                           steps_by_combat_only=_limit(cb.get("steps_by_combat_only")),
+                          step_losses_by_combat_only=_limit(cb.get("step_losses_by_combat_only")),
                           resolve_in_order=_limit(cb.get("resolve_in_order")),
                           retreat_before_combat=_retreat_before_combat(cb.get("retreat_before_combat")),
                           unjudged=tuple(TextRule(text=u["text"], rule=u.get("rule"), loc=_loc(u))
@@ -307,7 +309,7 @@ def read_game(g, parts: Parts) -> dict:
         turns=tuple(Turn(id=str(t["id"]), index=i, date=t.get("date"), time=t.get("time"), loc=_loc(t))
                     for i, t in enumerate(g["turns"])),
         phases=tuple(_phase(p) for p in g.get("sequence_of_play") or ()),
-        dice=tuple(Dice(name=d["name"], count=d["count"], sides=d["sides"]) for d in g.get("dice") or ()),
+        dice=tuple(Dice(name=d["name"], count=d["count"], sides=d["sides"], note=d.get("note")) for d in g.get("dice") or ()),
         rules=_rules(g.get("rules") or LocMap()),
         gaps=tuple(Gap(id=x["id"], what=x["what"], rule=x.get("rule"), severity=x.get("severity", "warning"),
                        note=x.get("note"), loc=_loc(x)) for x in g.get("gaps") or ()),
@@ -548,7 +550,10 @@ def read_counters(c, parts: Parts) -> dict:
                                    loc=_loc(x)) for x in c.get("formations") or ()),
         units=tuple(_unit(x, names, default_steps, default_sure) for x in c.get("units") or ()),
         markers=tuple(Marker(id=x["id"], name=x["name"], count=x.get("count"), loc=_loc(x), side=x.get("side"),
-                             states=_t(x.get("states")), whole_stack=bool(x.get("whole_stack")))
+                             states=_t(x.get("states")), whole_stack=bool(x.get("whole_stack")),
+                             removed_in=_t((x.get("removed_in") or {}).get("phases")),
+                             removed_in_rule=(x.get("removed_in") or {}).get("rule"),
+                             removed_if=(x.get("removed_in") or {}).get("terms"))
                 for x in c.get("markers") or ()),
     )
 

@@ -163,6 +163,8 @@ GAME = _obj(
         not_in_states={**_obj(["states", "rule"], states={**_strs, "minItems": 1}),
                        "description": "units in these states (on the piece, or by a marker marking the stack) may "
                                       "not move in the phase"},
+        not_from_enemy_adjacent={**_obj(["rule"]), "description": "a unit that began the phase next to an "
+                                                                  "enemy unit may not move in it"},
         attackers={**_obj(["classes", "rule"], classes={**_strs, "minItems": 1}),
                    "description": "the movement classes that may attack in the phase (the others may not)"},
         not_if_attacked_in={**_obj(["phases", "rule"], phases={**_strs, "minItems": 1}),
@@ -208,6 +210,9 @@ GAME = _obj(
                     one_hex={**_obj(), "description": "each battle is fought against the units of one hex"},
                     steps_by_combat_only={**_obj(), "description": "units lose or regain steps, or leave play, only "
                                                                    "by combat results (no other rule does)"},
+                    step_losses_by_combat_only={**_obj(), "description": "a unit loses a step (flips to its "
+                                                                         "reduced side) only by a combat result; "
+                                                                         "other rules may still remove units"},
                     resolve_in_order={**_obj(), "description": "each battle is resolved, its result applied, before "
                                                                "the next battle's roll"},
                     retreat_before_combat={**_obj(hexes={"type": "integer", "minimum": 0, "maximum": MAX_DISTANCE},
@@ -428,7 +433,12 @@ COUNTERS = _obj(
         setup_code=_sn)},
     markers={"type": "array", "items": _obj(["id", "name"], id=_id, name=_s, count=_count, side=_sn, states=_strs,
                                             whole_stack={"type": "boolean", "description": "the marker shows its "
-                                                         "states for every unit of its hex, not for one"})},
+                                                         "states for every unit of its hex, not for one"},
+                                            removed_in={**_obj(["phases", "rule"], phases={**_strs, "minItems": 1},
+                                                             terms={**_s, "description": "the terms the rules set "
+                                                                    "on the removal, as printed (not judged)"}),
+                                                        "description": "the phases in which the marker may be "
+                                                                       "taken off the units it marks"})},
 )
 
 OOA = _obj(["orders_of_arrival"], orders_of_arrival={"type": "array", "items": {"$ref": "#/$defs/ooa"}})

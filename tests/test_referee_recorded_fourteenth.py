@@ -1,0 +1,99 @@
+"""Real VASSAL 3.7.9 logs recorded on 3 December from the rulebooks, each with its SCRIPT and EXPECTED in
+tests/fixtures/vlogs.
+
+- Ardennes II 3.4, "All stacks (of both sides) remove their DG markers only in the Pre-Turn's Barrage & DG Marker
+  Recovery Phase": a DG marker deleted off its stack in the German Movement & Barrage Phase is HF1109 (missed
+  before). Near misses: the same markers deleted in turn 2's DG Marker Removal Phase, the chat naming it as the
+  rulebook prints it before errata 3 renamed it (a note: the terms of DG Recovery are not judged); a marker deleted
+  in the US Supply Phase just before the turn marker moves (it may be the next turn's removal, played before the
+  marker moved: a note); a marker deleted with the unit it marks eliminated after it (nothing).
+- Ardennes II 3.5, "Barrages do not inflict step losses directly": a unit flipped to reduced after a barrage roll in
+  the US Barrage Phase is HF1514 (before: nothing said, the step counted fully verified). Near miss: an artillery
+  unit removed after a roll in the DG Marker Removal Phase (the Air Supply for Artillery Table removes it on a 1):
+  a note, as units leave play by other rules than combat.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.recorded_logs import audit_recorded, load_games
+from validator.referee.phases import PhaseTracker
+
+I3, II3 = "5-3-12 Pz Bn (I/3)", "4-2-12 Pz Bn (II/3)"
+
+# (game, log) -> [(step, code, hexes, units)] of its errors and warnings
+FOUND = {
+    ("ardennes2", "ardennes2_dg_marker_removed"): [(2, "HF1109", ("B22.19",), (I3, II3))],
+    ("ardennes2", "ardennes2_dg_marker_removed_near"): [],
+    ("ardennes2", "ardennes2_dg_marker_removed_before_turn_marker"): [(11, "HF1109", ("B22.19",), (I3, II3))],
+    ("ardennes2", "ardennes2_barrage_takes_no_step"): [(9, "HF1514", ("B22.19",), (I3,))],
+}
+
+
+@pytest.fixture(scope="module")
+def games():
+    return load_games()
+
+
+@pytest.mark.parametrize("game_name, log", sorted(FOUND))
+def test_what_each_log_breaks(games, game_name, log):
+    a = audit_recorded(games, game_name, log)
+    assert [(f.step, f.code, f.hexes, f.units) for f in a.findings if f.severity in ("error", "warning")] == \
+        FOUND[(game_name, log)]
+
+
+def test_the_violation_names_the_phase_and_the_rule(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_dg_marker_removed")
+    (f,) = [f for f in a.findings if f.code == "HF1109"]
+    assert f.rule == "3.4" and f.turn == "1" and f.side == "axis"
+    assert "in the German Movement & Barrage. [1] of turn 1: it is removed only in the DG Marker Removal" in f.message
+
+
+def _notes(a, step):
+    return [f.message for f in a.findings if f.step == step and f.severity == "info"]
+
+
+def test_a_removal_in_its_phase_says_the_terms_are_not_judged(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_dg_marker_removed_near")
+    for step in (11, 12):
+        (note,) = _notes(a, step)
+        assert "taken off in the DG Marker Removal: whether its units meet 3.4's terms" in note
+        assert "Out of Supply" in note
+
+
+def test_a_removal_just_before_the_turn_marker_moves_may_be_the_next_turns(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_dg_marker_removed_before_turn_marker")
+    (note,) = _notes(a, 8)
+    assert "before the turn marker moved to turn 2: read as in that turn's DG Marker Removal" in note
+
+
+def test_a_marker_removed_with_its_eliminated_unit_is_not_judged_by_the_marker_rule(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_dg_marker_removed_before_turn_marker")
+    assert not [f for f in a.findings if f.step == 12]           # the marker of the Werfer Bde, removed at 13
+    assert [f.code for f in a.findings if f.step == 13] == ["HF1901"]   # the removal of the unit: another rule's
+
+
+def test_a_phase_is_named_as_printed_before_an_erratum_renamed_it(games):
+    game = games["ardennes2"]
+    t = PhaseTracker(game)
+    removal = next(i for i, p in enumerate(game.phases) if p.id == "pre-marker-removal")
+    assert game.phases[removal].name == "DG Marker Removal"               # errata 3
+    assert t.match_announcement("Barrage & DG Marker Removal, Turn 2") == removal
+    assert t.match_announcement("DG Marker Removal, Turn 2") == removal
+    # near miss: a side's Barrage Marker Removal is not the Pre-Turn's
+    assert game.phases[t.match_announcement("German Barrage Marker Removal")].id == "de-barrage-removal"
+
+
+def test_a_barrage_takes_no_step(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_barrage_takes_no_step")
+    (f,) = [f for f in a.findings if f.code == "HF1514"]
+    assert f.rule == "3.5" and f.side == "axis"
+    assert "loses a step at B22.19 after a roll in the Allied US Barrage of turn 1, which has no combat" in f.message
+
+
+def test_a_unit_removed_after_a_roll_outside_combat_is_a_note(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_barrage_takes_no_step")
+    (note,) = _notes(a, 3)
+    assert "Werfer Bde (16) is eliminated at B35.33 after a roll in the DG Marker Removal, which has no combat: " \
+           "whether a rule allows it is not judged" in note
+    assert not _notes(a, 4)                    # its marker went with it
