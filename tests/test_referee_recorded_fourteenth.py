@@ -11,13 +11,22 @@ tests/fixtures/vlogs.
   the US Barrage Phase is HF1514 (before: nothing said, the step counted fully verified). Near miss: an artillery
   unit removed after a roll in the DG Marker Removal Phase (the Air Supply for Artillery Table removes it on a 1):
   a note, as units leave play by other rules than combat.
+- Ardennes II 3.5 with errata 3-4, in hand-written game records (the module's Barrage markers are palette pieces):
+  a Full marker comes off in a player turn's Barrage Marker Removal Phase (near miss), not in the US Barrage Phase
+  (HF1109), and in the Pre-Turn only as printed; a Half marker comes off when reconciled, not in the next phase.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from tests.recorded_logs import audit_recorded, load_games
+from compiler.vassal.vlog import read_log
+from tests.recorded_logs import ROOT, SHARED, VLOGS, audit_recorded, load_games
+from validator.records.record_yaml import record_from_yaml, record_to_yaml
+from validator.referee.audit import audit
 from validator.referee.phases import PhaseTracker
+from validator.source.loader import load_game
 
 I3, II3 = "5-3-12 Pz Bn (I/3)", "4-2-12 Pz Bn (II/3)"
 
@@ -97,3 +106,73 @@ def test_a_unit_removed_after_a_roll_outside_combat_is_a_note(games):
     assert "Werfer Bde (16) is eliminated at B35.33 after a roll in the DG Marker Removal, which has no combat: " \
            "whether a rule allows it is not judged" in note
     assert not _notes(a, 4)                    # its marker went with it
+
+
+# -- Barrage markers (3.5, errata 3-4), in hand-written game records: the module's Barrage markers come from its
+#    palette, which the recording driver cannot drag from, so these are records as a player writes them
+#    (docs/record-format.md), starting from the 7.1 set-up as a real log of it begins.
+
+def _record(game, steps: str):
+    if SHARED is None:
+        pytest.skip("the Ardennes II module is in shared/vassal-logs")
+    base = read_log(VLOGS / "ardennes2_dg_exploit.vlog", SHARED / "ardennes2.vmod", game)
+    text = record_to_yaml(replace(base, steps=())).replace("steps: []\n", "steps:\n" + steps)
+    return record_from_yaml(text, "barrage.yaml")
+
+
+_FULL_PLACED = """\
+- events: [{chat: {text: 'German Movement & Barrage, Turn 1'}}]
+- events: [{roll: {dice: 1d6, faces: [2]}}]
+- events: [{place: {piece: bf1, unit: barrage-full, kind: marker, at: B28.49}}]
+- events: [{chat: {text: 'German Half Reconciliation, Turn 1'}}]
+- events: [{chat: {text: 'US Barrage, Turn 1'}}]
+"""
+
+
+def _barrage_findings(game, steps: str):
+    a = audit(game, _record(game, _FULL_PLACED + steps), "7.1")
+    return [(f.step, f.code, f.hexes, f.rule) for f in a.findings if f.code == "HF1109"], a
+
+
+def test_a_full_barrage_marker_removed_outside_a_removal_phase(games):
+    found, a = _barrage_findings(games["ardennes2"], "- events: [{remove: {piece: bf1}}]\n")
+    assert found == [(6, "HF1109", ("B28.49",), "3.5")]
+    (f,) = [f for f in a.findings if f.code == "HF1109"]
+    assert "the Barrage (Full) marker in B28.49 taken off the map in the Allied US Barrage of turn 1: it is " \
+           "removed only in the German Barrage Marker Removal or the Allied Barrage Marker Removal" in f.message
+
+
+def test_a_full_barrage_marker_removed_in_the_next_player_turns_removal_phase(games):
+    found, _ = _barrage_findings(games["ardennes2"], """\
+- events: [{chat: {text: 'US Barrage Marker Removal, Turn 1'}}]
+- events: [{remove: {piece: bf1}}]
+""")
+    assert found == []
+
+
+def test_the_pre_turn_removes_barrage_markers_as_printed_but_not_after_errata_3(games):
+    pre_turn = """\
+- events: [{turn: {turn: '2'}}]
+- events: [{chat: {text: 'Barrage & DG Marker Removal, Turn 2'}}]
+- events: [{remove: {piece: bf1}}]
+"""
+    found, _ = _barrage_findings(games["ardennes2"], pre_turn)
+    assert found == [(8, "HF1109", ("B28.49",), "3.5")]
+    printed = load_game(ROOT / "source" / "ardennes2", apply_errata=False)[0]
+    assert _barrage_findings(printed, pre_turn)[0] == []
+
+
+def test_a_half_marker_comes_off_when_reconciled_not_after(games):
+    game = games["ardennes2"]
+    half = """\
+- events: [{chat: {text: 'German Movement & Barrage, Turn 1'}}]
+- events: [{place: {piece: bh1, unit: barrage-half, kind: marker, at: B28.49}}]
+- events: [{chat: {text: 'German Half Reconciliation, Turn 1'}}]
+"""
+    ok = audit(game, _record(game, half + "- events: [{remove: {piece: bh1}}]\n"), "7.1")
+    assert [f for f in ok.findings if f.code == "HF1109"] == []
+    late = audit(game, _record(game, half + """\
+- events: [{chat: {text: 'German Combat, Turn 1'}}]
+- events: [{remove: {piece: bh1}}]
+"""), "7.1")
+    assert [(f.step, f.code, f.hexes) for f in late.findings if f.code == "HF1109"] == [(5, "HF1109", ("B28.49",))]

@@ -8,6 +8,7 @@ before they move the turn marker. Nothing here names a game.
 """
 from __future__ import annotations
 
+from itertools import chain, islice
 from typing import Optional
 
 from ..records.record import Chat, Removed, TurnChanged
@@ -28,12 +29,14 @@ def _marked_units(v, c, h: str) -> list:
     return [x for x in units if marks(v.position, entered, c, h, entered.get(x.piece, 0))]
 
 
+LOOK_AHEAD = 20_000          # events read after a removal for its phase's end: bounds the work of one removal
+
+
 def _after(v):
-    """The events after this one: the rest of its step, then the later steps."""
+    """The events after this one: the rest of its step, then the later steps (at most LOOK_AHEAD)."""
     evs = v.step.events
     k = next((n for n, e in enumerate(evs) if e is v.event), len(evs))
-    yield from evs[k + 1:]
-    yield from later_events(v.facts.record, v.step)
+    yield from islice(chain(evs[k + 1:], later_events(v.facts.record, v.step)), LOOK_AHEAD)
 
 
 def _phase_end(v, marked: list):
@@ -95,14 +98,16 @@ def marker_removed_outside_its_phase(v) -> Optional[Verdict]:
     ## What it checks
     A marker with `removed_in` deleted from a hex where it marks units (a whole-stack marker: the units it
     came with or was put on, `markers[].whole_stack`), that it was not put there in the same phase (a marker
-    placed by mistake and taken back), and whose units are not eliminated with it before the phase ends. The
+    placed by mistake and taken back), and whose units are not eliminated with it before the phase ends; a
+    marker that shows no state (a Barrage marker, which belongs to its hex) wherever it stands. The
     phases it may lie in: the tracker's where the phase is certain (a chat or the turn marker names it); else
     every phase from the tracker's to the one the next chat or turn change names; and, where it comes just
     before the turn marker moves to a new turn, the new turn's phases up to the one the marker shows. An error
     where none of those is a `removed_in` phase; a note where only a phase the log does not name is.
     ## Why
     Ardennes II 3.4: "All stacks (of both sides) remove their DG markers only in the Pre-Turn's Barrage & DG
-    Marker Recovery Phase".
+    Marker Recovery Phase"; 3.5 and errata 3-4: Barrage markers are removed in each player turn's Barrage Marker
+    Removal Phase, Half markers also when reconciled.
     ## Reads
     `markers[].removed_in` (`phases`, `rule`), `markers[].whole_stack`, `sequence_of_play`, the turn tracker's
     phase.
@@ -132,7 +137,7 @@ def marker_removed_outside_its_phase(v) -> Optional[Verdict]:
     allowed = {k for k, p in enumerate(v.tracker.phases) if p.id in m.removed_in}
     names = " or ".join(f"the {v.tracker.name(k)}" for k in sorted(allowed))
     units = tuple(v.label(x) for x in marked or () if x.piece in left)
-    of = f" off {', '.join(units)}" if units else ""
+    of = f" off {', '.join(units)}" if units else " off the map"
     if this & allowed:
         return partly(f"the {m.name} marker in {h} taken{of} in a phase the log does not name: read as in "
                       f"{names} ({m.removed_in_rule})")
