@@ -113,6 +113,9 @@ case("HF509", "game.yaml")(lambda d: d["sequence_of_play"].append({"id": "x", "n
 case("HF510", "game.yaml")(lambda d: d["sequence_of_play"].append(  # blue-move moves nothing
     {"id": "x", "name": "Mobile Phase", "moves": "all", "not_if_moved_in": {"phases": ["blue-move"], "rule": "5.5"}}))
 case("HF515", "counters.yaml")(lambda d: d["markers"][0].update(removed_in={"phases": ["dg-recovery"], "rule": "3.4"}))
+case("HF516", "game.yaml")(lambda d: d["sequence_of_play"][0].update(special_moves=[
+    {"units": ["b1-a"], "turns": ["1", "2"], "rule": "9.9",
+     "roll": {"dice": "1d6", "rule": "9.9", "success": {"17 AM": [1]}}}]))
 case("HF514", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"][0]["arrivals"][0].update(
     also_printed=[{"entry": {"hex": "A1.01"}, "rule": "9.9"}]))
 case("HF511", "orders-of-arrival.yaml")(lambda d: d["orders_of_arrival"][0]["turns"][0]["arrivals"][0].update(

@@ -69,6 +69,7 @@ EXACT = {
     "HF513": ("error", OOA, ("kind: airdrop", 1), (), ()),
     "HF514": ("info", OOA, ("- entry:", 2), (), ()),
     "HF515": ("error", CTR, ("id: dg", 1), (), ()),
+    "HF516": ("error", "game.yaml", ("id: blue-move", 1), (), ()),
     "HF601": ("error", TAB, ("- id: crt", 1), (), ()),
     "HF602": ("error", TAB, ("- roll: '1'", 1), (), ()),
     "HF603": ("error", TAB, ("- roll: x", 1), (), ()),
@@ -115,6 +116,7 @@ WORDS = {
     "HF513": "red arrival on turn 2: turn '9' is not on the turn track",
     "HF514": "red arrival on turn 2: its entry is printed as area E and, by 9.9, as A1.01; the audit accepts either",
     "HF515": "marker dg: removed_in names 'dg-recovery', which is not a phase of the sequence of play",
+    "HF516": "phase blue-move: special move of b1-a: the roll's turn '17 AM' is not among its turns (1, 2)",
     "HF612": "die '1d10' is not declared in game.yaml (declared: 1d6)",
     "HF613": "TEC movement code 'P' has no note saying what it means: Lake (leg), Lake (mech)",
     "HF619": "TEC row ford: cancels 'stream', which is not in the TEC",
@@ -257,6 +259,8 @@ NEAR = {
     "HF513": (OOA, lambda d: _arrival(d, 0).update(terms={"kind": "airdrop", "turn": {"exactly": "2"}})),
     "HF514": (OOA, lambda d: _arrival(d, 0).update(also_printed=[])),            # printed one way only
     "HF515": (CTR, lambda d: d["markers"][0].update(removed_in={"phases": ["red-move"], "rule": "3.4"})),  # a phase
+    "HF516": ("game.yaml", lambda d: (base.M["HF516"][1](d),                      # the roll's turn is one of its
+                                      d["sequence_of_play"][0]["special_moves"][0]["roll"].update(success={"1": [1]}))),
     "HF601": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4-6")),
     "HF602": (TAB, lambda d: base._crt(d)["rows"][0]["results"].__setitem__(2, "D2")),
     "HF603": (TAB, lambda d: base._crt(d)["rows"][2].update(roll="4, 5 or 6")),

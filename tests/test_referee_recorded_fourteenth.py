@@ -11,6 +11,12 @@ tests/fixtures/vlogs.
   the US Barrage Phase is HF1514 (before: nothing said, the step counted fully verified). Near miss: an artillery
   unit removed after a roll in the DG Marker Removal Phase (the Air Supply for Artillery Table removes it on a 1):
   a note, as units leave play by other rules than combat.
+- Bulge 41.3/43.3, 41.4/43.4: Panzer Brigade 150 and KG Peiper advance after the German 16 AM Combat Phase only on
+  their roll (1; 1 or 2), each on a roll of its own, and at most 4 hexes ("Attacker Advances 4"): HF1110, HF1111
+  (before: "its terms are not judged"). Near misses: a roll of 2; the roll made in the Combat Phase once its battles
+  are done, before the marker moved on; two rolls for the two units; four hexes. 43.5: KG Peiper, having entered
+  an Allied ZOC in the Movement Phase, may not advance (HF1112: a warning, the tree assuming no cliff hexside
+  there); near miss: its move ended two hexes from every Allied unit.
 - Ardennes II 3.5 with errata 3-4, in hand-written game records (the module's Barrage markers are palette pieces):
   a Full marker comes off in a player turn's Barrage Marker Removal Phase (near miss), not in the US Barrage Phase
   (HF1109), and in the Pre-Turn only as printed; a Half marker comes off when reconciled, not in the next phase.
@@ -36,6 +42,14 @@ FOUND = {
     ("ardennes2", "ardennes2_dg_marker_removed_near"): [],
     ("ardennes2", "ardennes2_dg_marker_removed_before_turn_marker"): [(11, "HF1109", ("B22.19",), (I3, II3))],
     ("ardennes2", "ardennes2_barrage_takes_no_step"): [(9, "HF1514", ("B22.19",), (I3,))],
+    ("bulge", "bulge_peiper_failed_roll"): [(8, "HF1110", ("UU5", "TT5"), ("KG Peiper",))],
+    ("bulge", "bulge_peiper_advance_too_far"): [(12, "HF1111", ("UU5", "RR7"), ("KG Peiper",))],
+    ("bulge", "bulge_peiper_roll_in_combat_phase"): [],
+    ("bulge", "bulge_peiper_special_advance"): [],
+    ("bulge", "bulge_infiltrators_one_roll"): [(10, "HF1110", ("UU7", "TT7"), ("KG Peiper",))],
+    ("bulge", "bulge_infiltrators_two_rolls"): [],
+    ("bulge", "bulge_peiper_forfeit"): [(9, "HF1112", ("RR5", "QQ5", "RR6"), ("KG Peiper", "99/395"))],
+    ("bulge", "bulge_peiper_forfeit_near"): [],
 }
 
 
@@ -176,3 +190,28 @@ def test_a_half_marker_comes_off_when_reconciled_not_after(games):
 - events: [{remove: {piece: bh1}}]
 """), "7.1")
     assert [(f.step, f.code, f.hexes) for f in late.findings if f.code == "HF1109"] == [(5, "HF1109", ("B28.49",))]
+
+
+def test_a_special_move_without_its_roll_names_the_rule_and_the_rolls(games):
+    a = audit_recorded(games, "bulge", "bulge_peiper_failed_roll")
+    (f,) = [f for f in a.findings if f.code == "HF1110"]
+    assert (f.rule, f.turn, f.phase, f.side) == ("43.3", "16 AM", "german-engineer", "german")
+    assert f.message == ("KG Peiper makes its special move UU5 -> TT5 in the German Engineer Phase of turn 16 AM "
+                         "with no 1d6 roll of 1 or 2 before it (rolls in the phase: 4)")
+
+
+def test_a_special_move_too_far_is_found_at_the_drag_that_goes_over(games):
+    a = audit_recorded(games, "bulge", "bulge_peiper_advance_too_far")
+    (f,) = [f for f in a.findings if f.code == "HF1111"]
+    assert f.rule == "43.4" and "goes at least 5 hexes in its special move from UU5 to RR7" in f.message
+    # the drags before it, four hexes in all, are read as the special move (not as a placement's)
+    assert all("is read as its special move (43.4)" in m for step in range(8, 12) for m in _notes(a, step))
+
+
+def test_a_forfeited_special_move_rests_on_the_zoc_the_tree_assumes(games):
+    a = audit_recorded(games, "bulge", "bulge_peiper_forfeit")
+    (f,) = [f for f in a.findings if f.code == "HF1112"]
+    assert f.severity == "warning" and f.rule == "43.5"
+    assert f.message.startswith("KG Peiper makes its special move RR5 -> RR6 in the German Engineer Phase, having "
+                                "entered at RR5 (step 5) the ZOC of 99/395 in QQ5: entering an enemy ZOC forfeits")
+    assert "cliff" in f.message

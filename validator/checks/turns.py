@@ -298,6 +298,53 @@ def marker_removed_in_unknown_phase(ctx):
                                      f"of play")
 
 
+@check("HF516", "special-move-terms-unknown", "error",
+       "a special move's units, turns and roll name what the tree has: units of counters.yaml, turns of the turn "
+       "track among its `turns`, dice of game.yaml")
+def special_move_terms_unknown(ctx):
+    """A phase's special move naming a unit, a turn or dice the tree does not have.
+
+    ## What it checks
+    Each `sequence_of_play[].special_moves[]`: its `units` are units of counters.yaml; its `turns` and the turns
+    of its `roll.success` are turns of the turn track, the roll's among the move's `turns` where those are given;
+    `roll.dice` is a die of game.yaml's `dice`.
+
+    ## Why
+    The referee lets those units move in the phase on those turns and judges the roll they need first (Bulge
+    43.3: "On turn 16 AM the unit may advance on a roll of 1 or 2"); a name it cannot find lets nobody move, or
+    makes every move a violation.
+
+    ## Reads
+    `game.yaml` `sequence_of_play[].special_moves[]` (`units`, `turns`, `roll`), `turns`, `dice`;
+    `counters.yaml` `units`.
+
+    ## Violation
+    A special move whose roll succeeds on turn "17 AM", which is not among its turns:
+
+        game.yaml:40:3: error[HF516] phase blue-move: special move of b1-a: the roll's turn '17 AM' is not among its turns (1, 2)
+
+    ## Near miss
+    The same with the roll's turn "1": no finding.
+    """
+    g = ctx.game
+    dice = {d.name for d in g.dice}
+    for ph in g.phases:
+        for sm in ph.special_moves:
+            who = f"phase {ph.id}: special move of {', '.join(sm.units)}"
+            for u in sm.units:
+                if g.unit(u) is None:
+                    yield Finding(ph.loc, f"{who}: {u!r} is not a unit of counters.yaml")
+            for t in sm.turns:
+                if g.turn(t) is None:
+                    yield Finding(ph.loc, f"{who}: turn {t!r} is not on the turn track")
+            for t, _ in (sm.roll.success if sm.roll else ()):
+                if g.turn(t) is None or (sm.turns and t not in sm.turns):
+                    yield Finding(ph.loc, f"{who}: the roll's turn {t!r} is not among its turns "
+                                          f"({', '.join(sm.turns) or 'the turn track'})")
+            if sm.roll is not None and sm.roll.dice not in dice:
+                yield Finding(ph.loc, f"{who}: the roll's dice {sm.roll.dice!r} are not declared in game.yaml")
+
+
 def _arrivals(g):
     for o in _all_ooas(g):
         for b in o.turns:

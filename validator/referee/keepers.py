@@ -231,8 +231,9 @@ def _special_move(r: "Replay", ev: Moved) -> Optional[str]:
     p = r.tracker.phase()
     for sm in p.special_moves if p is not None else ():
         if ev.counter.unit in sm.units and (not sm.turns or r.ledger.turn in sm.turns):
-            return f" in the {r.tracker.name(r.tracker.current())} is read as its special move ({sm.rule}); its terms " \
-                   "are not judged"
+            judged = " and ".join(w for w, on in (("its roll", sm.roll), ("its length", sm.hexes)) if on)
+            rest = f"{judged} judged, its other terms not" if judged else "its terms are not judged"
+            return f" in the {r.tracker.name(r.tracker.current())} is read as its special move ({sm.rule}); {rest}"
     return None
 
 
@@ -251,7 +252,8 @@ def _placed_again(r: "Replay", ev: Moved) -> Optional[str]:
     return None
 
 
-_NOT_MOVES = (_placed_again, _special_move, _set_up_within)   # drags read as no move of a movement phase
+_NOT_MOVES = (_special_move, _placed_again, _set_up_within)   # drags read as no move of a movement phase (a special
+#                                                              move first: its later drags are not a placement's)
 
 
 def _bugs_out(r: "Replay", ev: Moved) -> Optional[str]:

@@ -67,3 +67,17 @@ def _index_of(record: GameRecord) -> tuple[dict, frozenset]:
                                     frozenset(undone_by(record).values()))
     return hit[1], hit[2]
 
+
+
+def steps_between(record: GameRecord, after: int, before: int) -> Iterable[Step]:
+    """The steps numbered after `after` and before `before`, as the game came to be (less undos and the steps
+    they take back)."""
+    index, undone = _index_of(record)
+    steps = record.steps
+    i = index.get(after, -1) + 1 if after else 0
+    for j in range(i, len(steps)):
+        s = steps[j]
+        if s.index >= before:
+            return
+        if not (s.undo or s.index in undone):
+            yield s

@@ -177,14 +177,14 @@ class Lookups:
             count: dict[str, int] = {}            # hex -> how many exerting enemy hexes it is next to
             neighbours = self.grid.neighbours
             for h, units in self.enemies(position, side).items():
-                if any(self._exerts(c) for c in units):
+                if any(self.exerts(c) for c in units):
                     for n in neighbours(h):
                         count[n] = count.get(n, 0) + 1
             cache[("zoc-count", side)] = count
             hexes = cache[key] = frozenset(count)
         return hexes
 
-    def _exerts(self, c: Counter) -> bool:
+    def exerts(self, c: Counter) -> bool:
         """The unit exerts a ZOC (a `no-zoc` unit of counters.yaml does not)."""
         u = self.unit(c)
         return u is None or "no-zoc" not in u.flags
@@ -245,8 +245,8 @@ class Lookups:
         held = kept["enemies"] = dict(held)
         for h, parts in now:
             was = held.get(h)
-            exerted = was is not None and any(self._exerts(c) for c in was)
-            exerts = bool(parts) and any(self._exerts(c) for c in parts[0])
+            exerted = was is not None and any(self.exerts(c) for c in was)
+            exerts = bool(parts) and any(self.exerts(c) for c in parts[0])
             if exerted != exerts:
                 toggled.append((h, exerts))
             if parts:

@@ -77,12 +77,30 @@ class NotIfMovedIn:
 
 
 @frozen
+class SpecialRoll:
+    """The roll a special move needs first (Bulge 43.3: "the unit may advance on a roll of 1 or 2"): with `dice`,
+    one of `success` (turn id -> the totals that let the unit move), by `rule`."""
+    dice: str
+    success: tuple[tuple[str, tuple[int, ...]], ...]
+    rule: str
+
+    def totals(self, turn: Optional[str]) -> tuple[int, ...]:
+        return next((t for k, t in self.success if k == turn), ())
+
+
+@frozen
 class SpecialMove:
     """Units a phase lets move though its side moves no units in it (game.yaml sequence_of_play[].special_moves):
-    on `turns` (all where empty), under the terms of `rule`, which the referee does not judge."""
+    on `turns` (all where empty), under the terms of `rule`: the roll it needs first (`roll`), how many hexes
+    it goes at most (`hexes`, "Attacker Advances 4") and the phases entering an enemy ZOC in forfeits it
+    (`forfeit_zoc_in`) are judged; its other terms are not."""
     units: tuple[str, ...]
     rule: str
     turns: tuple[str, ...] = ()
+    roll: Optional[SpecialRoll] = None
+    hexes: Optional[int] = None
+    forfeit_zoc_in: tuple[str, ...] = ()      # a unit that entered an enemy ZOC in these phases of the turn may not
+    forfeit_rule: Optional[str] = None        # make it (Bulge 43.5)
 
 
 @frozen

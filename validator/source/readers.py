@@ -19,7 +19,7 @@ from ..geometry.hexgrid import Board, Grid
 from .model import (
     DRM, TEC, AfterCombat, Area, Arrival, Box, EntryPrinted, CombatRule, Deployment, Dice, DrmCondition, Errata, ErratumItem,
     Factors, Formation, Gap, Hexside, HexTerrain, Loc, Location, MapFeature, Marker, MixingRule, Nationality,
-    NotIfMovedIn, SpecialMove, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
+    NotIfMovedIn, SpecialMove, SpecialRoll, OneAtATime, OrderOfArrival, Patch, Path, Phase, Place, Placement, Places, Removal,
     ResultCode, ResultEffect, RetreatBeforeCombat, BugOut, Rules, Scenario, SetupGroup, Side, SideEffect, StackingRule, SupplySource, Table,
     TableClamp, TableRow, TableStrengths, Terrain, TerrainType, Turn, TurnBlock, Unit, VictoryHex, ZocRule,
     ArrivalTerms, LastTurnReduction, VictoryTerms, ZocClass, ColumnShift, StrengthModifier, TextRule, UnitCondition, Unprinted,
@@ -216,12 +216,20 @@ def _phase(p) -> Phase:
                  not_on_turns_rule=(p.get("not_on_turns") or {}).get("rule"),
                  attackers=_t((p.get("attackers") or {}).get("classes")),
                  not_if_attacked_in=_not_if_moved_in(p.get("not_if_attacked_in")),
-                 special_moves=tuple(SpecialMove(units=_t(m["units"]), rule=str(m["rule"]), turns=_t(m.get("turns")))
-                                     for m in p.get("special_moves") or ()),
+                 special_moves=tuple(_special_move(m) for m in p.get("special_moves") or ()),
                  attackers_rule=(p.get("attackers") or {}).get("rule"),
                  not_in_states=_t((p.get("not_in_states") or {}).get("states")),
                  not_in_states_rule=(p.get("not_in_states") or {}).get("rule"),
                  not_from_enemy_adjacent=(p.get("not_from_enemy_adjacent") or {}).get("rule"))
+
+
+def _special_move(m) -> SpecialMove:
+    r = m.get("roll")
+    roll = SpecialRoll(dice=r["dice"], rule=str(r["rule"]),
+                       success=tuple((str(k), tuple(v)) for k, v in r["success"].items())) if r else None
+    forfeit = m.get("forfeit_if_zoc_entered_in") or {}
+    return SpecialMove(units=_t(m["units"]), rule=str(m["rule"]), turns=_t(m.get("turns")), roll=roll,
+                       hexes=m.get("hexes"), forfeit_zoc_in=_t(forfeit.get("phases")), forfeit_rule=forfeit.get("rule"))
 
 
 def _mixing_rule(m) -> MixingRule:

@@ -171,8 +171,20 @@ GAME = _obj(
                             "description": "units that attacked in these earlier phases of the turn may not attack "
                                            "in this one"},
         special_moves={"type": "array", "description": "units the phase lets move (on some turns), under terms the "
-                                                       "referee does not judge",
-                       "items": _obj(["units", "rule"], units={**_strs, "minItems": 1}, turns=_strs)})},
+                                                       "referee judges where given (roll, hexes)",
+                       "items": _obj(["units", "rule"], units={**_strs, "minItems": 1}, turns=_strs,
+                                     hexes={"type": "integer", "minimum": 1, "maximum": MAX_DISTANCE,
+                                            "description": "the most hexes the move goes"},
+                                     roll={**_obj(["dice", "success", "rule"], dice=_s,
+                                                  success={"type": "object", "additionalProperties": {
+                                                      "type": "array", "minItems": 1,
+                                                      "items": {"type": "integer", "minimum": 1, "maximum": 999}},
+                                                      "description": "turn id -> the totals that let it move"}),
+                                           "description": "the roll the move needs first"},
+                                     forfeit_if_zoc_entered_in={
+                                         **_obj(["phases", "rule"], phases={**_strs, "minItems": 1}),
+                                         "description": "a unit that entered an enemy ZOC in these phases of the "
+                                                        "turn may not make the move"})})},
     dice={"type": "array", "items": _obj(["name", "count", "sides"], name=_s,
                                          count={"type": "integer", "minimum": 1},
                                          sides={"type": "integer", "minimum": 2})},
