@@ -17,6 +17,13 @@ tests/fixtures/vlogs.
   are done, before the marker moved on; two rolls for the two units; four hexes. 43.5: KG Peiper, having entered
   an Allied ZOC in the Movement Phase, may not advance (HF1112: a warning, the tree assuming no cliff hexside
   there); near miss: its move ended two hexes from every Allied unit.
+- The fourteenth session's red team (Aachen, Meuse): chat lines that name a side as players do ("Germans", "Ger",
+  "Second Player Turn", "Allied" for the US side, 10.2) are read (before: the German moves after them HF1101, false,
+  and the US violations after "Allied ... Phase" missed); a unit the set-up places along a range, piled by the
+  module on one hex of it, is costed from the range's best hex (14.0; HF1201 before, false); where no battle judges
+  retreats (Aachen), a drag after a roll longer than any result's retreat (HF1518) or through an enemy-held hex
+  (HF1519) is a violation (missed before); a unit dropped back into its own hex is no move (Meuse: HF1204, HF1101,
+  HF1102, HF1501 before, false).
 - Ardennes II 3.5 with errata 3-4, in hand-written game records (the module's Barrage markers are palette pieces):
   a Full marker comes off in a player turn's Barrage Marker Removal Phase (near miss), not in the US Barrage Phase
   (HF1109), and in the Pre-Turn only as printed; a Half marker comes off when reconciled, not in the next phase.
@@ -50,6 +57,21 @@ FOUND = {
     ("bulge", "bulge_infiltrators_two_rolls"): [],
     ("bulge", "bulge_peiper_forfeit"): [(9, "HF1112", ("RR5", "QQ5", "RR6"), ("KG Peiper", "99/395"))],
     ("bulge", "bulge_peiper_forfeit_near"): [],
+    ("aachen", "aachen_chat_second_player"): [],
+    ("aachen", "aachen_chat_players_named"): [(4, "HF1105", ("1433", "1434"), ("2-2-12 tank destroyer",)),
+                                              (8, "HF1102", ("1226", "1227"), ("1-1-7 infantry",))],
+    ("aachen", "aachen_chat_allied"): [(7, "HF1105", ("1433", "1434"), ("2-2-12 tank destroyer",)),
+                                       (9, "HF1102", ("1232", "1231"), ("3-3-7 infantry",)),
+                                       (10, "HF1101", ("1420", "1421"), ("0-1-6 infantry",))],
+    ("aachen", "aachen_setup_range_move"): [(4, "HF1205", ("2431", "2407"), ("2-2-12 mechanized infantry",)),
+                                            (5, "HF1201", ("2431", "2507"), ("2-2-12 mechanized infantry",)),
+                                            (10, "HF1301", ("1132",), ("3-3-7 infantry", "3-3-7 infantry"))],
+    ("aachen", "aachen_retreat_through_enemy"): [(13, "HF1519", ("0409", "0309"), ("0-1-6 infantry", "2-3-7 infantry")),
+                                                 (18, "HF1505", ("0208",), ("0-1-6 infantry",))],
+    ("aachen", "aachen_retreat_too_long"): [(17, "HF1518", ("0317", "0817"), ("1-1-6 infantry",)),
+                                            (22, "HF1509", ("0213", "0415"), ("2-3-7 infantry",))],
+    ("meuse", "meuse_dropped_back"): [],
+    ("meuse", "meuse_dropped_back_in_combat"): [],
 }
 
 
@@ -215,3 +237,36 @@ def test_a_forfeited_special_move_rests_on_the_zoc_the_tree_assumes(games):
     assert f.message.startswith("KG Peiper makes its special move RR5 -> RR6 in the German Engineer Phase, having "
                                 "entered at RR5 (step 5) the ZOC of 99/395 in QQ5: entering an enemy ZOC forfeits")
     assert "cliff" in f.message
+
+
+def test_a_chat_line_naming_no_known_phase_unpins_the_announced_one(games):
+    """A line that reads as an announcement the referee cannot match: the phase is inferred from there (the
+    players may have gone on), and the step says so; near miss: a remark naming no phase keeps it pinned."""
+    game = games["meuse"]
+    module = VLOGS / "meuse.vmod"
+    base = read_log(VLOGS / "meuse_legal.vlog", module, game)
+    start = record_to_yaml(replace(base, steps=()))
+
+    def blue_move_after(remark: str):
+        steps = f"""\
+- events: [{{chat: {{text: 'Turn 1 (Day 1 AM), Red Movement Phase'}}}}]
+- events: [{{chat: {{text: '{remark}'}}}}]
+- events: [{{move: {{piece: '1002', to: A14.10}}}}]
+"""
+        a = audit(game, record_from_yaml(start.replace("steps: []\n", "steps:\n" + steps), "x.yaml"), "1")
+        return [f for f in a.findings if f.step in (2, 3)]
+    unpinned = blue_move_after("Purple team: Movement Phase")
+    assert [f.code for f in unpinned if f.severity == "error"] == []
+    assert any("reads as naming a phase, but none of the sequence of play" in f.message for f in unpinned)
+    kept = blue_move_after("good luck")
+    assert [(f.step, f.code) for f in kept if f.severity == "error"] == [(3, "HF1101")]
+
+
+def test_side_names_as_players_write_them(games):
+    t = PhaseTracker(games["aachen"])
+    ids = lambda text: games["aachen"].phases[t.match_announcement(text)].id   # noqa: E731
+    assert ids("Second Player Turn: Movement Phase") == "german-movement"
+    assert ids("GT 3 Ger movement") == "german-movement"
+    assert ids("Allied Mobile Movement Phase") == "us-mobile-movement"
+    assert ids("First Player Turn: Mobile Movement Phase") == "us-mobile-movement"
+    assert t.match_announcement("all units ready") is None        # near miss: "all" is no side

@@ -67,4 +67,5 @@ def test_the_special_advance_is_said_as_read(games):
     game = games["bulge"]
     a = audit(game, read_log(VLOGS / "bulge_pz_bde_150_special_advance.vlog", VLOGS / "bulge.vmod", game))
     reasons = [x for c in a.coverage["steps"] for x in c["reasons"]]
-    assert any("Panzer Brigade 150" in x and "read as its special move (41.4, 43.4)" in x for x in reasons)
+    assert any("Panzer Brigade 150" in x and "read as its special move (41.4); its roll and its length judged" in x
+               for x in reasons)

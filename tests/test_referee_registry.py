@@ -103,7 +103,8 @@ def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
     arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
     assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1107", "HF1108", "HF1408"}  # HF1107, HF1108:
     #                                                              a state, or an enemy next to it, the phase bars
-    assert on["after-combat"] == {"HF1201", "HF1206", "HF1106"}        # HF1201 notes what it cannot judge
+    assert on["after-combat"] == {"HF1201", "HF1206", "HF1106", "HF1518", "HF1519"}  # HF1201 notes what it cannot
+    #                                                judge; HF1518-9 what is certain where no battle judges retreats
     assert on["unread"] == {"HF1101", "HF1102", "HF1103", "HF1206", "HF1106", "HF1408"}
     entry_moves = movement - {"HF1205"}                                # a reinforcement's entry and first move
     assert on["entry"] == arrivals | entry_moves | {"HF1106"}

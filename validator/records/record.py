@@ -77,8 +77,15 @@ Event = Union[Placed, Moved, Removed, StateChanged, DieRoll, TurnChanged, Chat]
 
 
 def is_map_move(ev) -> bool:
-    """A unit dragged from one hex of the map to another (not a marker, not into or out of a box)."""
-    return isinstance(ev, Moved) and ev.src.hex is not None and ev.dst.hex is not None and ev.counter.kind == "unit"
+    """A unit dragged from one hex of the map to another (not a marker, not into or out of a box, not dropped
+    back into the hex it was picked up from)."""
+    return isinstance(ev, Moved) and ev.src.hex is not None and ev.dst.hex is not None and ev.counter.kind == "unit" \
+        and ev.src.hex != ev.dst.hex
+
+
+def dropped_back(ev) -> bool:
+    """A piece picked up and put back where it was (to look under a stack, a slipped click): no move."""
+    return isinstance(ev, Moved) and ev.src == ev.dst
 
 
 @dataclass(frozen=True, slots=True)

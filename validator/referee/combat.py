@@ -27,7 +27,7 @@ from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Union
 from ..source.model import DRM, Game, SideEffect, Unit
 from ..positions.position import Counter, Position
 from ..positions.stacking import side_of
-from ..records.record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step
+from ..records.record import DieRoll, Event, Moved, Placed, Removed, StateChanged, Step, dropped_back
 from .combat_terrain import (BattleFacts, Strengths, TerrainEffect, condition_holds, drm_counts,
                              hexside_readings, map_known, shift_span, strength_range, table_drm_features,
                              terrain_effect, type_effect)
@@ -161,7 +161,7 @@ def observed_losses(position: Position, events: Iterable[Event],
             state[piece] = e.counter.state
         elif isinstance(e, Moved) and e.dst.hex is None and e.src.hex is not None:
             removed.add(piece)
-        elif isinstance(e, Moved):
+        elif isinstance(e, Moved) and not dropped_back(e):
             if e.src.hex is None:
                 removed.discard(piece)           # back from the box
             paths.setdefault(piece, []).append((e.dst.hex, at))

@@ -12,7 +12,8 @@ import re
 
 from typing import Mapping, Optional
 
-from ..records.record import Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, is_map_move
+from ..records.record import (Chat, DieRoll, Moved, Placed, Removed, StateChanged, Step, TurnChanged, dropped_back,
+                              is_map_move)
 from .arrivals import consumed, entry_area, held_back
 from .battles import keep_battle, read_battle
 from .combat import tables_for_roll
@@ -22,11 +23,16 @@ from .ledger import Entry, Leg, Removal, Roll, drop, put
 from .movement import MoveReading, in_state, splits_in_two
 from .order import keep_order
 from .lookahead import first_leaving, steps_after
+from .paths import path_cost
 from .scenario import at_setup, control_after, ends_at_once, game_over, is_play
 from .stacking import still_open
 
 
 def read_event(r: "Replay", step: Step, ev) -> None:
+    if dropped_back(ev):
+        r.note_step(step)
+        _change_position(r, ev)                 # it may lie elsewhere in its stack now; nothing moved
+        return
     removed = r.ledger.removed
     _READ.get(type(ev), _piece)(r, step, ev)
     if r.ledger.played_after_end is None and is_play(r.look.game, ev) and \
@@ -87,6 +93,7 @@ def _catches_up(r: "Replay", ev: TurnChanged) -> bool:
 def _chat(r: "Replay", step: Step, ev: Chat) -> None:
     i = r.tracker.match_announcement(ev.text)
     if i is None:
+        _unread_announcement(r, step, ev)
         return
     now, t = r.tracker.current(), r.tracker
     turn = _next_turn_named(r, ev.text, i)
@@ -117,6 +124,18 @@ def _chat(r: "Replay", step: Step, ev: Chat) -> None:
         r.note_step(step)
     else:
         r.partly(step.index, f"the chat names the {r.tracker.name(i)}, which the events had passed")
+
+
+def _unread_announcement(r: "Replay", step: Step, ev: Chat) -> None:
+    """A chat line that reads as naming a phase the sequence of play has no name for: the phase a chat pinned no
+    longer holds for certain (the players may have gone on to it); the turn marker's does."""
+    t = r.tracker
+    if t.announced_at is None or t.recorded_at is not None or not t.reads_as_announcement(ev.text):
+        return
+    t.announced_at = None
+    r.partly(step.index, f"the chat line {ev.text[:80]!r} reads as naming a phase, but none of the sequence of play "
+                         f"by its words: the phase is inferred from here, not the {t.name(t.current())} announced "
+                         "before")
 
 
 GAME_END = "the game's end"               # what a chat begins after the track's last turn; that step's phase label
@@ -426,10 +445,43 @@ def _extend_leg(r: "Replay", ev: Moved, phase: Optional[int], step: Step) -> Non
     legs = r.ledger.legs
     leg = legs.get(ev.counter.piece)
     if leg is None or leg.phase != phase:
-        leg = Leg(ev.src.hex, (ev.dst.hex,), phase, (step.index,), since=r.ledger.entered.get(ev.counter.piece, 0))
+        start = _set_up_start(r, ev, step) or ev.src.hex
+        leg = Leg(start, (ev.dst.hex,), phase, (step.index,), since=r.ledger.entered.get(ev.counter.piece, 0))
     else:
         leg = leg._replace(ends=leg.ends + (ev.dst.hex,), steps=leg.steps + (step.index,))
     r.ledger = r.ledger.with_(legs=put(legs, ev.counter.piece, leg))
+
+
+def _set_up_start(r: "Replay", ev: Moved, step: Step) -> Optional[str]:
+    """Where a unit the set-up places along a range of hexes, and the module piled on one of them, stood before its
+    first drag of the log: the hex of that range from which the drag is cheapest (one drag may be its placement
+    and its move: Aachen 14.0, the 3rd Armored "along map edge hexes ... 1934 to 2431"). None where the unit's
+    start is its own."""
+    mt, piece = r.facts.start_match, ev.counter.piece
+    if mt is None or r.facts.previous is not None or r.facts.start_over.get(piece) is None or \
+            r.ledger.entered.get(piece, 0) != 0 or any(piece in legs for legs in r.ledger.phase_legs.values()):
+        return None
+    slot = next((s for c, _, s in mt.pairs if c.piece == piece), None)
+    if slot is None or slot.exact or not slot.hexes or len(slot.hexes) > MAX_SET_UP_HEXES or \
+            ev.src.hex not in slot.hexes or not at_setup(r.game, mt.scenario, r.record):
+        return None
+    costs, ma = r.look.class_costs(ev.counter), r.look.allowance(ev.counter)
+    cost = lambda h: _cost_or_inf(path_cost(r.look, r.facts.in_play, h, ev.dst.hex, costs))   # noqa: E731
+    if ma is None or cost(ev.src.hex) <= ma:
+        return None                       # within its allowance from where the module put it
+    best = min(sorted(slot.hexes), key=cost)
+    if best == ev.src.hex:
+        return None
+    r.partly(step.index, f"{r.look.label(ev.counter)} is read as set up at {best}, of its set-up location "
+                         f"{slot.location} (the module put it at {ev.src.hex}), its move costed from there")
+    return best
+
+
+MAX_SET_UP_HEXES = 200                    # a set-up range searched for a unit's cheapest start (bounds the work)
+
+
+def _cost_or_inf(seg) -> float:
+    return float(seg[0]) if seg is not None and seg[0] is not None else float("inf")
 
 
 def _start_entry_leg(r: "Replay", step: Step, ev, phase: int) -> None:

@@ -27,6 +27,7 @@ _LEAD = {"turn", "gt", "game", "day", "am", "pm", "now", "begin", "begins", "beg
          "august", "september", "october", "november", "december"}
 
 
+_NOT_A_SIDE = {"all", "alli", "the", "and", "are", "ready"}   # words a side's abbreviation could be taken for
 _NOT_YET = {"not", "yet", "once", "soon", "later", "until", "before", "after", "will", "should", "fear", "worried"}
 
 
@@ -40,7 +41,7 @@ def _name_score(name: str, p, listed: list, words: set, lead: set, drop: set) ->
     key = [w for w in _words(name) if w not in _STOP and w not in drop]
     if not key or key[0] not in words or not lead.issuperset(listed[:listed.index(key[0])]):
         return None
-    if not p.side and not all(w in words for w in key):
+    if not p.side and not all(w in words for w in key if w not in _LEAD):   # "... and begin a new turn"
         return None
     return sum(1 for w in key if w in words) * 10 - len(key)
 
@@ -77,6 +78,7 @@ class PhaseTracker:
     _labels: dict = field(default_factory=dict, repr=False, compare=False)  # what `label` reads -> its text
     _knows_moves: Optional[bool] = field(default=None, repr=False, compare=False)
     _knows_arrivals: Optional[bool] = field(default=None, repr=False, compare=False)
+    _key_words: Optional[frozenset] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.phases: tuple[Phase, ...] = self.game.phases     # asked at every event: kept, not looked up
@@ -223,7 +225,7 @@ class PhaseTracker:
     def _match_announcement(self, text: str) -> tuple[int, ...]:
         if "?" in text:
             return ()                              # a question names a phase, it does not announce it
-        listed = _words(text)
+        listed = self._as_sides(_words(text))
         if _NOT_YET & set(listed):
             return ()                              # "Red combat phase next, once 11/4 is up": a plan
         words = set(listed)
@@ -247,6 +249,52 @@ class PhaseTracker:
                 tied.append(i)
         return tuple(tied)
 
+    def reads_as_announcement(self, text: str) -> bool:
+        """A chat line that names no phase, yet reads as an announcement: it says "phase", or its first word
+        after a side's and lead words ("GT 3", "Now:") is one a phase's name begins with; and it is neither a
+        question nor a plan ("Second Player Turn: Movement Phase" where no side is called so)."""
+        if "?" in text:
+            return False
+        listed = _words(text)
+        if _NOT_YET & set(listed):
+            return False
+        if self._key_words is None:
+            drop = self._all_side_words()
+            self._key_words = frozenset(k[0] for p in self.phases
+                                        if (k := [w for w in _words(p.name) if w not in _STOP and w not in drop]))
+        known = self._all_side_words()
+        first = next((w for w in self._as_sides(listed) if w not in _LEAD and w not in known), None)
+        return "phase" in listed or first in self._key_words    # it begins with a phase's word, after lead words
+
+    def _as_sides(self, listed: list[str]) -> list[str]:
+        """The chat's words, a side named otherwise read as its own word: a plural ("Germans"), an abbreviation of
+        three letters or more ("Ger"), "first player" or "second player" (the sides in the order their first
+        movement phases come)."""
+        known, order = self._all_side_words(), self._player_order()
+        out: list[str] = []
+        i = 0
+        while i < len(listed):
+            t = listed[i]
+            if t in ("first", "second") and listed[i + 1:i + 2] == ["player"] and len(order) == 2:
+                out.append(order[0 if t == "first" else 1])
+                i += 2
+                continue
+            if t not in known and t not in _LEAD and t not in _NOT_A_SIDE:
+                hits = {w for w in known if w == t[:-1] or (len(t) >= 3 and w.startswith(t))}
+                t = hits.pop() if len(hits) == 1 else t
+            out.append(t)
+            i += 1
+        return out
+
+    def _player_order(self) -> list[str]:
+        """A word of each side, in the order the sides' first movement phases come."""
+        out: list[str] = []
+        for p in self.phases:
+            s = self.game.side(p.side) if p.moves and p.side else None
+            if s is not None and (w := _words(s.id)) and w[0] not in out:
+                out.append(w[0])
+        return out
+
     def _all_side_words(self) -> set[str]:
         out: set[str] = set()
         for s in self.game.sides:
@@ -258,6 +306,8 @@ class PhaseTracker:
         if s is None:
             return set()
         out = set(_words(s.id)) | set(_words(s.name))
+        for name in s.also_called:
+            out |= set(_words(name))
         for n in s.nationalities:
             out |= set(_words(n.name)) | set(_words(n.id))
         return out

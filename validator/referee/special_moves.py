@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Optional
 
-from ..records.record import Chat, Moved
+from ..records.record import Chat, Moved, dropped_back
 from . import Finding, Verdict, found, partly, rule
 from .lookahead import steps_between
 from .movement import ASSUMED, CERTAIN
@@ -25,7 +25,7 @@ def special_move(v, c) -> Optional[object]:
 def _drags(v, piece: str) -> list:
     """(step, drag) of this piece's drags in this phase before this step."""
     return [(s.index, e) for s in steps_between(v.record, v.ledger.phase_end_step, v.step.index)
-            for e in s.events if isinstance(e, Moved) and e.counter.piece == piece]
+            for e in s.events if isinstance(e, Moved) and not dropped_back(e) and e.counter.piece == piece]
 
 
 def _rolls(v, dice: str) -> list:
@@ -52,7 +52,7 @@ def _movers(v) -> list:
     firsts: dict[str, int] = {}
     for s in steps_between(v.record, v.ledger.phase_end_step, v.step.index):
         for e in s.events:
-            if isinstance(e, Moved) and e.counter.piece not in firsts:
+            if isinstance(e, Moved) and not dropped_back(e) and e.counter.piece not in firsts:
                 firsts[e.counter.piece] = s.index
     firsts.setdefault(v.event.counter.piece, v.step.index)
     for piece, first in firsts.items():

@@ -46,6 +46,7 @@ class Side:
     name: str
     nationalities: tuple[Nationality, ...]
     loc: Loc = NOWHERE
+    also_called: tuple[str, ...] = ()         # other names the rules print for it (Aachen 10.2: "the Allied player")
 
 
 @frozen

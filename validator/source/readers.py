@@ -202,7 +202,7 @@ def _not_if_moved_in(v) -> Optional[NotIfMovedIn]:
 def _side(s) -> Side:
     nats = tuple(Nationality(id=n["id"], name=n["name"], side=s["id"], colour=n.get("colour"),
                              text_colour=n.get("text_colour"), loc=_loc(n)) for n in s["nationalities"])
-    return Side(id=s["id"], name=s["name"], nationalities=nats, loc=_loc(s))
+    return Side(id=s["id"], name=s["name"], nationalities=nats, loc=_loc(s), also_called=_t(s.get("also_called")))
 
 
 def _phase(p) -> Phase:

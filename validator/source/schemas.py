@@ -143,6 +143,8 @@ GAME = _obj(
              "minItems": 1},
     sides={"type": "array", "minItems": 2, "items": _obj(
         ["id", "name", "nationalities"], id=_s, name=_s,
+        also_called={**_strs, "description": "other names the rules print for the side (\"the Allied player\"): "
+                                             "a chat line naming the side by one is read as naming it"},
         nationalities={"type": "array", "minItems": 1, "items": _obj(
             ["id", "name"], id=_s, name=_s,
             colour={"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"},
