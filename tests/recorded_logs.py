@@ -29,3 +29,10 @@ def audit_recorded(games, game_name: str, log: str, scenario=None):
         pytest.skip("the Aachen and Ardennes II modules are in shared/vassal-logs")
     game = games[game_name]
     return audit(game, read_log(VLOGS / f"{log}.vlog", module, game), scenario)
+
+
+def severe(games, game_name: str, log: str, units: bool = False) -> list:
+    """(step, code, hexes[, units]) of the log's errors and warnings, as the recorded-log tables list them."""
+    a = audit_recorded(games, game_name, log)
+    return [(f.step, f.code, f.hexes) + ((f.units,) if units else ()) for f in a.findings
+            if f.severity in ("error", "warning")]

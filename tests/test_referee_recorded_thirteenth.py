@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.recorded_logs import audit_recorded, load_games
+from tests.recorded_logs import audit_recorded, load_games, severe
 
 
 # (game, log) -> [(step, code, hexes)] of its errors and warnings
@@ -41,9 +41,7 @@ def games():
 
 @pytest.mark.parametrize("game_name, log", sorted(FOUND))
 def test_what_each_log_breaks(games, game_name, log):
-    a = audit_recorded(games, game_name, log)
-    assert [(f.step, f.code, f.hexes) for f in a.findings if f.severity in ("error", "warning")] == \
-        FOUND[(game_name, log)]
+    assert severe(games, game_name, log) == FOUND[(game_name, log)]
 
 
 def test_a_unit_removed_for_one_step_may_have_had_one(games):

@@ -1332,7 +1332,7 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     how sure the roll's tie to the hex is, and what the log shows done after it that no reading allows."""
     adjacent = b.adjacent(h)
     tie, why = _tie(b, h, hexes, named, fitting)
-    certain = _certain_attackers(b, adjacent, tie)
+    certain = _certain_attackers(b, adjacent, tie, h)
     best = tally.best
     chosen = best.attackers if best is not None and best.defender_hex == h else ()
     faults = best.faults if best is not None and best.rank != NOFIT else ()   # a reading breaking a limit still fits
@@ -1348,11 +1348,19 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
         losses=losses, moves=moves, twice=_twice(b, h, tie, certain, best))
 
 
-def _certain_attackers(b: _Battle, adjacent: list[str], tie: str) -> tuple[str, ...]:
-    """The pieces that attacked for certain: those next to the hex that lost a step or moved after the roll;
-    and the only unit of the attacking side next to a hex the roll is tied to for certain (a battle has an
-    attacker: it was that one, Meuse 8.1)."""
-    certain = tuple(p for p in adjacent if p in b.losses)
+def _advanced_only(b: _Battle, p: str, h: str) -> bool:
+    """The piece, which attacked earlier in the phase, only moved into the defender's hex after this roll: an
+    advance by a unit that did not attack (HF1509 says so), not proof that it attacked twice."""
+    x = b.losses[p]
+    return p in b.limits.attackers and not (x.removed or x.reduced) and any(hx == h for hx, _ in x.path)
+
+
+def _certain_attackers(b: _Battle, adjacent: list[str], tie: str, h: str) -> tuple[str, ...]:
+    """The pieces that attacked for certain: those next to the hex that lost a step or moved after the roll
+    (not one that attacked earlier and only advanced into the hex: `_advanced_only`); and the only unit of the
+    attacking side next to a hex the roll is tied to for certain (a battle has an attacker: it was that one,
+    Meuse 8.1)."""
+    certain = tuple(p for p in adjacent if p in b.losses and not _advanced_only(b, p, h))
     if not certain and tie == "certain" and len(adjacent) == 1:
         return tuple(adjacent)
     return certain
