@@ -394,8 +394,9 @@ def _unjudged_after_combat(v, piece: str) -> Optional[str]:
     if b is None:
         return f"the roll {at_step(last)}, for which no battle was read: the move is not judged"
     judged = b.verdict in ("legal", "violation", "unlikely")
-    if judged and (piece in b.attackers or piece in b.possible or piece in b.defenders):
-        return None
+    if judged and (piece in b.attackers or piece in b.possible or piece in b.defenders
+                   or any(p == piece for p, _ in b.advances)):
+        return None                        # its battle judges it (an advance by a unit not in it: HF1509)
     if any(piece in e.claimed and e.verdict in ("legal", "violation", "unlikely") for e in battles
            if e.results_after == last):
         return None                        # an earlier roll's battle whose results are shown after this roll
