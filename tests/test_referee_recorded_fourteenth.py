@@ -25,6 +25,13 @@ tests/fixtures/vlogs.
   (HF1519) is a violation (missed before); a unit dropped back into its own hex is no move (Meuse: HF1204, HF1101,
   HF1102, HF1501 before, false); a unit that attacked one hex and advances after another's battle is HF1509 alone
   (before: HF1503 too, its advance read as proof that it attacked twice).
+- Ardennes II 3.3: an overrun's attacker dropped onto its defender attacks from the hex its drag came from: the
+  roll is the overrun's (before: judged against every other front, a false HF1501); near miss: the same A1 with
+  no step lost, HF1501 against B19.17.
+- Bulge: a chat line counting turns ("Turn 2 - German Movement Phase", where the track's turns are "16 AM", "16
+  PM") after the Allied phases begins the next turn (a false HF1101 before); 40.2: the von der Heydte battalion's
+  failed roll eliminates it, and left on the map it is HF1409 (before: "the arrival's roll is not judged"); near
+  miss: deleted after the roll.
 - Ardennes II 3.5 with errata 3-4, in hand-written game records (the module's Barrage markers are palette pieces):
   a Full marker comes off in a player turn's Barrage Marker Removal Phase (near miss), not in the US Barrage Phase
   (HF1109), and in the Pre-Turn only as printed; a Half marker comes off when reconciled, not in the next phase.
@@ -73,6 +80,13 @@ FOUND = {
                                             (22, "HF1509", ("0213", "0415"), ("2-3-7 infantry",))],
     ("meuse", "meuse_dropped_back"): [],
     ("meuse", "meuse_dropped_back_in_combat"): [],
+    ("ardennes2", "ardennes2_overrun_dropped_on_defender"): [],
+    ("ardennes2", "ardennes2_overrun_dropped_on_defender_no_loss"): [  # any front the roll may be for, B19.17 first
+        (6, "HF1501", ("B19.17", "B25.09", "B26.50", "B26.52", "B27.49", "B28.48", "B29.48", "B29.49", "B31.46",
+                       "B33.34", "B35.04", "B20.17"), ("4-5-8 Inf Rgt (77)",))],
+    ("bulge", "bulge_chat_turn_count"): [],
+    ("bulge", "bulge_vdh_failed_roll_stays"): [(28, "HF1409", ("JJ6",), ("Von der Heydte parachute battalion",))],
+    ("bulge", "bulge_vdh_failed_roll_deleted"): [],
     ("meuse", "meuse_advance_after_attacking_elsewhere"): [(29, "HF1509", ("A16.09", "A15.09"), ("1st Tank Regiment",))],
 }
 
@@ -270,3 +284,11 @@ def test_side_names_as_players_write_them(games):
     assert ids("Allied Mobile Movement Phase") == "us-mobile-movement"
     assert ids("First Player Turn: Mobile Movement Phase") == "us-mobile-movement"
     assert t.match_announcement("all units ready") is None        # near miss: "all" is no side
+
+
+def test_a_failed_arrival_roll_says_what_the_failure_does(games):
+    a = audit_recorded(games, "bulge", "bulge_vdh_failed_roll_stays")
+    (f,) = [f for f in a.findings if f.code == "HF1409"]
+    assert f.rule == "40.2" and f.turn == "17 AM"
+    assert f.message == ("Von der Heydte parachute battalion enters at JJ6 though no 1d6 roll of its phase came up 1 "
+                         "(rolls: 3): on a failure it is eliminated, and it stays on the map")

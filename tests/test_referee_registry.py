@@ -64,7 +64,7 @@ def test_each_event_is_handed_only_to_the_rules_that_judge_its_type():
     assert on[DieRoll] == combat | {"HF1701"}             # the battle a roll settled, and play after the end
     assert {"HF1101", "HF1201", "HF1202", "HF1206", "HF1104", "HF1106", "HF1401"} <= on[Moved]
     assert "HF1904" not in on[Moved] and "HF1104" not in on[Placed]
-    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
+    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407", "HF1409"}
     entry_moves = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1206"}      # the entry's first move (11.2)
     assert on[Placed] == arrivals | entry_moves | {"HF1701"}    # a unit entering the map
     assert on[StateChanged] == {"HF1106", "HF1514", "HF1701"}  # others' pieces; steps; after the end
@@ -100,7 +100,7 @@ def test_each_reading_of_a_move_reaches_only_the_rules_that_judge_it():
     on = {r: {x.code for x in rules_on_event(Moved, r)} - {"HF1701"}    # play after the end: any reading
           for r in ("move", "after-combat", "unread", "entry", "other")}
     movement = {"HF1201", "HF1202", "HF1203", "HF1204", "HF1205", "HF1206"}
-    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407"}
+    arrivals = {"HF1401", "HF1402", "HF1403", "HF1404", "HF1405", "HF1406", "HF1407", "HF1409"}
     assert on["move"] == movement | {"HF1104", "HF1105", "HF1106", "HF1107", "HF1108", "HF1408"}  # HF1107, HF1108:
     #                                                              a state, or an enemy next to it, the phase bars
     assert on["after-combat"] == {"HF1201", "HF1206", "HF1106", "HF1518", "HF1519"}  # HF1201 notes what it cannot

@@ -5,6 +5,7 @@ retreat and no advance at all. Nothing here names a game.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ..records.record import Moved, Removed
@@ -16,8 +17,9 @@ _LONGEST: dict = {}
 
 
 def longest_after_combat(game) -> Optional[tuple[int, Optional[str]]]:
-    """(the most hexes any combat result retreats or advances a unit, the rule of that result), once per game;
-    None where a result's length is not a number (the key prints it with the result: "DR#") or none says."""
+    """(the most hexes any combat result retreats or advances a unit, the rule of that result), once per game; a
+    "#" code's number read from the cells it is printed in ("DR#": DR4). None where a length is not known (an
+    illegible cell, a "#" printed in no cell) or no result says."""
     hit = _LONGEST.get(id(game))
     if hit is None or hit[0] is not game:
         hit = _LONGEST[id(game)] = (game, _longest(game))
@@ -29,18 +31,33 @@ def _longest(game) -> Optional[tuple[int, Optional[str]]]:
     for t in game.tables:
         if t.kind != "combat":
             continue
+        cells = [c for row in t.rows for c in row.results]
+        if any("?" in c for c in cells):
+            return None                        # an illegible cell may retreat a unit farther
         for rc in t.key:
             e = rc.effect
             for side in (e.attacker, e.defender, e.designated) if e is not None else ():
                 for n in (side.retreat, side.advance) if side is not None else ():
                     if n is None:
                         continue
-                    if not str(n).isdigit():
+                    n = _printed_most(rc.code, cells) if str(n) == "#" else (int(n) if str(n).isdigit() else None)
+                    if n is None:
                         return None
                     seen = True
-                    if int(n) > best:
-                        best, rule_no = int(n), e.rule
+                    if n > best:
+                        best, rule_no = n, e.rule
+    rbc = game.rules.combat.retreat_before_combat
+    if seen and rbc is not None and rbc.hexes and rbc.hexes > best:
+        best, rule_no = rbc.hexes, rbc.rule    # a retreat before combat after an earlier battle's roll
     return (best, rule_no) if seen else None
+
+
+def _printed_most(code: str, cells: list) -> Optional[int]:
+    """The largest number printed with a "#" code in the table's cells ("DR#": DR2, DR4 -> 4); None if none."""
+    if not code.endswith("#"):
+        return None
+    found = [int(m) for c in cells for m in re.findall(rf"{re.escape(code[:-1])}(\d+)", c)]
+    return max(found) if found else None
 
 
 def _unjudged(v) -> bool:

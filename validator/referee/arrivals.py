@@ -64,7 +64,7 @@ def _entering(v):
     return None
 
 
-def _unit_entering(v):
+def unit_entering(v):
     """(counter, hex) when a unit enters the map in a scenario's game (what the arrival rules judge)."""
     hit = _entering(v)
     return hit if hit is not None and hit[0].kind == "unit" and v.scenario is not None else None
@@ -89,7 +89,7 @@ def _best(fits: list[ArrivalLine]) -> ArrivalLine:
     return max(fits, key=lambda e: (e.hexes is not None, e.turn_index))
 
 
-def _line_used(v, c, h: str) -> Optional[ArrivalLine]:
+def line_used(v, c, h: str) -> Optional[ArrivalLine]:
     due = due_lines(v, c.unit)
     fits = [e for e in due if e.hexes is None or h in e.hexes] or due
     return _best(fits) if fits else None
@@ -99,7 +99,7 @@ def consumed(v, c, h: str) -> tuple[Mapping, Mapping]:
     """The ledger's `arrivals_used` and `arrived_by` once this unit has entered at h (the line it most
     likely used)."""
     led = v.ledger
-    e = _line_used(v, c, h) if v.scenario is not None else None
+    e = line_used(v, c, h) if v.scenario is not None else None
     if e is None:
         return led.arrivals_used, led.arrived_by
     return put(led.arrivals_used, e.key, led.arrivals_used.get(e.key, 0) + 1), put(led.arrived_by, c.piece, e.key)
@@ -152,7 +152,7 @@ def arrival_too_early(v) -> Optional[Verdict]:
     ## Near miss
     The same unit entering on turn 2, or on turn 3 (held back: 11.1 allows it).
     """
-    hit = _unit_entering(v)
+    hit = unit_entering(v)
     if hit is None:
         return None
     c, h = hit
@@ -206,7 +206,7 @@ def arrival_wrong_entry(v) -> Optional[Verdict]:
     Red 4th Engineer Battalion dragged from its box to B14.10, two clear hexes beyond its area
     (B16.10, B16.11): entry at B16.10 (1 MP), then 2 MP: legal.
     """
-    hit = _unit_entering(v)
+    hit = unit_entering(v)
     if hit is None:
         return None
     c, h = hit
@@ -253,7 +253,7 @@ def _condition_notes(v, c, e: ArrivalLine) -> tuple[str, ...]:
     out = []
     if not t.judged:
         out.append(f"{v.label(c)}: arrival condition not verified ({t.why or t.rule})")
-    if t.roll_dice:
+    if t.roll_dice and not t.roll_success:      # with its faces, HF1409 judges it
         out.append(f"{v.label(c)}: the arrival's roll ({t.roll_dice}, {t.roll_rule or t.rule}) is not judged")
     return tuple(out)
 
@@ -311,7 +311,7 @@ def unit_from_nowhere(v) -> Optional[Verdict]:
     ## Near miss
     A unit that was removed and comes back (HF1404 says that), or one of a declared gap's side (a note).
     """
-    hit = _unit_entering(v)
+    hit = unit_entering(v)
     if hit is None:
         return None
     c, h = hit
@@ -381,7 +381,7 @@ def arrival_beyond_count(v) -> Optional[Verdict]:
     ## Near miss
     The second of the two entering on turn 3 (held back).
     """
-    hit = _unit_entering(v)
+    hit = unit_entering(v)
     if hit is None:
         return None
     c, h = hit
@@ -420,7 +420,7 @@ def arrival_outside_arrival_phase(v) -> Optional[Verdict]:
     ## Near miss
     The same unit entering in the Red Movement Phase of turn 2, or of turn 3 (held back, 11.1).
     """
-    hit = _unit_entering(v)
+    hit = unit_entering(v)
     if hit is None or v.tracker.index is None:
         return None
     c, h = hit
@@ -498,7 +498,7 @@ def arrival_delayed(v) -> Optional[Verdict]:
     ## Near miss
     The same drop on 17 AM; a Meuse reinforcement brought on a turn late (11.1 allows it).
     """
-    hit = _unit_entering(v)
+    hit = unit_entering(v)
     if hit is None:
         return None
     c, h = hit

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import NamedTuple, Optional
 
 from ..records.record import Chat, DieRoll, Removed, StateChanged, is_map_move
+from ..positions.position import Where
 from .combat import COMBAT_UNVERIFIED, Judgement, Limits, judge_battle, side_effects, retreat_of
 from .crt import combat_tables, read_cell
 from .hex_stacks import HexStacks
@@ -158,13 +159,14 @@ def read_battle(v) -> Optional[BattleReading]:
     taken = frozenset().union(*(b.claimed for b in earlier if b.results_after == end))
     after = _untaken(deferred[1] if deferred else following(v), taken)
     limits = limits_of(v, earlier)
-    stacks = HexStacks(v.look.counted_stacks(v.position), tuple(s.id for s in v.game.sides))
-    side, j = _cheapest_side(v, phases, after, limits, stacks)
+    position = overrunners_apart(v)
+    stacks = HexStacks(v.look.counted_stacks(position), tuple(s.id for s in v.game.sides))
+    side, j = _cheapest_side(v, phases, after, limits, stacks, position)
     claimed = frozenset()
     if deferred and side:                      # the results of later rolls follow too: this battle takes its own
-        side, j, after, claimed = _own_results(v, phases, after, limits, stacks, j)
+        side, j, after, claimed = _own_results(v, phases, after, limits, stacks, j, position)
     elif side and j.verdict in ("violation", "unlikely") and (late := _finished_later(v, j)) is not None:
-        side1, j1 = _cheapest_side(v, phases, after + late[1], limits, stacks)
+        side1, j1 = _cheapest_side(v, phases, after + late[1], limits, stacks, position)
         if _CHEAPEST[j1.verdict] < _CHEAPEST[j.verdict]:   # its result finished after the next roll
             side, j, after, claimed, deferred, end = side1, j1, after + late[1], _claims(v.game, j1), late, late[0]
     if j.verdict in ("violation", "unlikely") and not after and _log_ends_at_roll(v):   # an attack it forbids stands
@@ -180,12 +182,33 @@ def read_battle(v) -> Optional[BattleReading]:
     return BattleReading(side, j, after, battle, limits, earlier, rerolled)
 
 
-def _cheapest_side(v, phases, after: tuple, limits: Limits, stacks: HexStacks) -> tuple:
+def overrunners_apart(v):
+    """The position a roll is judged in: a unit dragged this phase into a hex an enemy holds (an overrun's attacker
+    dropped onto its defender, Ardennes II 3.3) stands back in the hex its drag came from, from which it attacks;
+    else the position as it is."""
+    counted, led = v.look.counted_stacks(v.position), v.ledger
+    sides: dict[str, set] = {}
+    for h, side in counted:
+        sides.setdefault(h, set()).add(side)
+    position = v.position
+    for h, held in sides.items():
+        if len(held) < 2:
+            continue
+        for side in held:
+            for c in counted[(h, side)]:
+                leg = led.legs.get(c.piece)
+                points = leg.points() if leg is not None else ()
+                if led.entered.get(c.piece, 0) > led.phase_end_step and len(points) >= 2 and points[-1] == h:
+                    position = position.placed(c, Where(hex=points[-2]))
+    return position
+
+
+def _cheapest_side(v, phases, after: tuple, limits: Limits, stacks: HexStacks, position) -> tuple:
     """(attacking side, judgement) of the cheapest reading over each side whose combat phase it may be."""
     side, j = None, None
     for i in phases or (None,):
         s = v.tracker.phases[i].side if i is not None else None
-        here = judge_battle(v.game, v.position, s, v.event, tuple(e for _, e in after), v.step,
+        here = judge_battle(v.game, position, s, v.event, tuple(e for _, e in after), v.step,
                             tuple(n for n, _ in after), _phase_limits(limits, v, i), stacks,
                             later_mover(v, i) if i is not None else None)
         if j is None or _CHEAPEST[here.verdict] < _CHEAPEST[j.verdict]:
@@ -195,7 +218,7 @@ def _cheapest_side(v, phases, after: tuple, limits: Limits, stacks: HexStacks) -
     return side, j
 
 
-def _own_results(v, phases, after: tuple, limits: Limits, stacks: HexStacks, j: Judgement) -> tuple:
+def _own_results(v, phases, after: tuple, limits: Limits, stacks: HexStacks, j: Judgement, position) -> tuple:
     """(side, judgement, events, claimed pieces) of a roll whose result may be shown after later rolls: the
     losses and drags of its own battle's units where a reading fits them; else those of the other units
     (the rolls may have been made in another order than the battles' results were shown); else none (a
@@ -203,18 +226,18 @@ def _own_results(v, phases, after: tuple, limits: Limits, stacks: HexStacks, j: 
     claim where all break)."""
     claimed = _claims(v.game, j)
     own = tuple((n, e) for n, e in after if _piece(e) in claimed)
-    side, mine = _cheapest_side(v, phases, own, limits, stacks)
+    side, mine = _cheapest_side(v, phases, own, limits, stacks, position)
     if mine.verdict in ("legal", "unlikely"):
         return side, mine, own, claimed
     rest = tuple((n, e) for n, e in after if _piece(e) not in claimed)
     if rest:
-        side1, other = _cheapest_side(v, phases, rest, limits, stacks)
+        side1, other = _cheapest_side(v, phases, rest, limits, stacks, position)
         if other.verdict in ("legal", "unlikely") and (taken := _claims(v.game, other)):
             theirs = tuple((n, e) for n, e in after if _piece(e) in taken)
-            side1, other = _cheapest_side(v, phases, theirs, limits, stacks)
+            side1, other = _cheapest_side(v, phases, theirs, limits, stacks, position)
             if other.verdict in ("legal", "unlikely"):
                 return side1, other, theirs, taken
-    side0, none = _cheapest_side(v, phases, (), limits, stacks)
+    side0, none = _cheapest_side(v, phases, (), limits, stacks, position)
     if _CHEAPEST[none.verdict] < _CHEAPEST[mine.verdict]:
         return side0, none, (), frozenset()
     return side, mine, own, claimed

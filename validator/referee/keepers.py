@@ -145,19 +145,23 @@ _TURN_WORDS = re.compile(r"\b(?:game\s+turn|turn|gt)\s*#?\s*(\d+(?:\s*[ap]\.?m\.
 def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
     """The turn a phase-announcing chat line begins, where it begins a later one: the turn it names ("Turn 2",
     "GT 2"), where that is a later turn of the game and the phase no later than the current one; else, where it
-    names none, the next turn, if the phase it names comes before the one the players last announced (or the
-    marker recorded): the phases go round (past the track's last turn: the game's end)."""
+    names none of the track's turns, the next turn, if the phase it names comes before the one the players last
+    announced (or the marker recorded): the phases go round (past the track's last turn: the game's end)."""
     game, t, now = r.game, r.tracker, r.tracker.current()
     ids = [x.id for x in game.turns]
     here = ids.index(r.ledger.turn) if r.ledger.turn in ids else None
     m = _TURN_WORDS.search(text)
+    hit = None
     if m:
         named = re.sub(r"[\s.]", "", m.group(1)).upper()
         hit = next((k for k, x in enumerate(ids) if re.sub(r"\s", "", x).upper() == named), None)
+    if hit is not None:
         # a later turn begins with a phase no later than the current one (turns may pass with nothing in
         # them); a later phase under a later turn's number is this turn's, the number a slip of the keyboard
-        later = hit is not None and here is not None and hit > here and (now is None or i <= now)
+        later = here is not None and hit > here and (now is None or i <= now)
         return ids[hit] if later else None
+    # no turn, or a count that is no turn of the track ("Turn 2" where the turns are "16 AM", "16 PM"): the
+    # phases go round
     if now is None or i >= now or t.announced_at is None or here is None:
         return None
     return ids[here + 1] if here + 1 < len(ids) else GAME_END
