@@ -28,6 +28,9 @@ tests/fixtures/vlogs.
 - Ardennes II 3.3: an overrun's attacker dropped onto its defender attacks from the hex its drag came from: the
   roll is the overrun's (before: judged against every other front, a false HF1501); near miss: the same A1 with
   no step lost, HF1501 against B19.17.
+- Ardennes II 1.2: a unit that began the phase next to an enemy pays +1 MP for each move from such a hex to another
+  (rules.adjacent_move_cost): 751's six one-hex drags between them are HF1201 (missed before); Erz Bn's five are
+  legal where its hexes are road (HF1205 warnings).
 - Bulge: a chat line counting turns ("Turn 2 - German Movement Phase", where the track's turns are "16 AM", "16
   PM") after the Allied phases begins the next turn (a false HF1101 before); 40.2: the von der Heydte battalion's
   failed roll eliminates it, and left on the map it is HF1409 (before: "the arrival's roll is not judged"); near
@@ -50,6 +53,7 @@ from validator.referee.phases import PhaseTracker
 from validator.source.loader import load_game
 
 I3, II3 = "5-3-12 Pz Bn (I/3)", "4-2-12 Pz Bn (II/3)"
+ERZ, R751 = "1-2-8 Erz Bn (326)", "2-3-8 Inf Rgt (751)"
 
 # (game, log) -> [(step, code, hexes, units)] of its errors and warnings
 FOUND = {
@@ -74,7 +78,8 @@ FOUND = {
     ("aachen", "aachen_setup_range_move"): [(4, "HF1205", ("2431", "2407"), ("2-2-12 mechanized infantry",)),
                                             (5, "HF1201", ("2431", "2507"), ("2-2-12 mechanized infantry",)),
                                             (10, "HF1301", ("1132",), ("3-3-7 infantry", "3-3-7 infantry"))],
-    ("aachen", "aachen_retreat_through_enemy"): [(13, "HF1519", ("0409", "0309"), ("0-1-6 infantry", "2-3-7 infantry")),
+    ("aachen", "aachen_retreat_through_enemy"): [
+        (13, "HF1519", ("0409", "0309"), ("0-1-6 infantry", "2-3-7 infantry")),
                                                  (18, "HF1505", ("0208",), ("0-1-6 infantry",))],
     ("aachen", "aachen_retreat_too_long"): [(17, "HF1518", ("0317", "0817"), ("1-1-6 infantry",)),
                                             (22, "HF1509", ("0213", "0415"), ("2-3-7 infantry",))],
@@ -84,10 +89,16 @@ FOUND = {
     ("ardennes2", "ardennes2_overrun_dropped_on_defender_no_loss"): [  # any front the roll may be for, B19.17 first
         (6, "HF1501", ("B19.17", "B25.09", "B26.50", "B26.52", "B27.49", "B28.48", "B29.48", "B29.49", "B31.46",
                        "B33.34", "B35.04", "B20.17"), ("4-5-8 Inf Rgt (77)",))],
+    ("ardennes2", "ardennes2_moves_between_enemy_adjacent_hexes"): [
+        (4, "HF1205", ("B30.48", "B29.46"), (ERZ,)), (5, "HF1205", ("B30.48", "B30.45"), (ERZ,)),
+        (6, "HF1205", ("B30.48", "B31.45"), (ERZ,)), (9, "HF1205", ("B28.49", "B26.48"), (R751,)),
+        (10, "HF1205", ("B28.49", "B27.48"), (R751,)), (11, "HF1205", ("B28.49", "B28.47"), (R751,)),
+        (12, "HF1201", ("B28.49", "B29.47"), (R751,))],
     ("bulge", "bulge_chat_turn_count"): [],
     ("bulge", "bulge_vdh_failed_roll_stays"): [(28, "HF1409", ("JJ6",), ("Von der Heydte parachute battalion",))],
     ("bulge", "bulge_vdh_failed_roll_deleted"): [],
-    ("meuse", "meuse_advance_after_attacking_elsewhere"): [(29, "HF1509", ("A16.09", "A15.09"), ("1st Tank Regiment",))],
+    ("meuse", "meuse_advance_after_attacking_elsewhere"): [
+        (29, "HF1509", ("A16.09", "A15.09"), ("1st Tank Regiment",))],
 }
 
 
@@ -292,3 +303,9 @@ def test_a_failed_arrival_roll_says_what_the_failure_does(games):
     assert f.rule == "40.2" and f.turn == "17 AM"
     assert f.message == ("Von der Heydte parachute battalion enters at JJ6 though no 1d6 roll of its phase came up 1 "
                          "(rolls: 3): on a failure it is eliminated, and it stays on the map")
+
+
+def test_moves_between_enemy_adjacent_hexes_cost_more(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_moves_between_enemy_adjacent_hexes")
+    (f,) = [f for f in a.findings if f.code == "HF1201"]
+    assert "(MA 2: 8 less 6 for 6 move(s) from a hex next to an enemy unit to another, 1.2)" in f.message

@@ -116,9 +116,9 @@ def rule(code: str, name: str, severity: str, help: str, on: str = "event",
 
 
 # The modules whose import registers the referee's rules (validator.codes imports them too).
-RULE_MODULES = ("after_combat", "arrival_rolls", "arrivals", "chain", "combat_rules", "coverage", "dice", "losses",
-                "marker_removal", "movement", "order", "provenance", "scenario", "sequence", "special_moves", "stacking",
-                "startpos")
+RULE_MODULES = ("after_combat", "arrival_rolls", "arrivals", "chain", "combat_rules", "coverage", "dice",
+                "losses", "marker_removal", "movement", "order", "provenance", "scenario", "sequence",
+                "special_moves", "stacking", "startpos")
 
 
 def all_rules() -> dict[str, Rule]:

@@ -89,6 +89,33 @@ def _modified_allowance(look, position, c, leg: Leg, ma: Optional[int], entered)
     return ma, ""
 
 
+def _less_adjacent_moves(look, position, c, leg: Leg, ma: Optional[int], why: str,
+                         entered) -> tuple[Optional[int], str]:
+    """The allowance less what the unit's moves between hexes next to an enemy unit cost more (`adjacent_move_cost`,
+    Ardennes II 1.2: "When starting a Phase adjacent to any enemy unit ... Moving from one such hex to another costs
+    +1 MP each time"): where it began the leg next to an enemy, each drag of one hex from such a hex to another
+    (a drag of more hexes may go round), the enemies those that stood there before the leg's first drag."""
+    rule = look.game.rules.adjacent_move_cost
+    points = leg.points()
+    if rule is None or ma is None or leg.start is None or len(points) < 2:
+        return ma, why
+    first = leg.steps[0] if leg.steps else 0
+    held = {h for h, units in look.enemies(position, look.side_of(c)).items()
+            if any(entered.get(e.piece, 0) < first for e in units)}
+    grid = look.grid
+
+    def next_to(h: str) -> bool:
+        return any(n in held for n in grid.neighbours(h))
+    if not next_to(leg.start):
+        return ma, why
+    n = sum(1 for x, y in zip(points, points[1:]) if grid.distance(x, y) == 1 and next_to(x) and next_to(y))
+    if not n:
+        return ma, why
+    mp_, rule_no = rule
+    more = f"{ma} less {n * mp_} for {n} move(s) from a hex next to an enemy unit to another, {rule_no}"
+    return ma - n * mp_, f"{why}; {more}" if why else more
+
+
 def in_state(look, position, c, states, leg: Optional[Leg], entered) -> bool:
     """The unit is in one of these states: on its piece, or by a marker marking its whole stack that stands in
     the hex its move this phase began in, or in the one it stands in, and came there no earlier than the unit
@@ -130,6 +157,7 @@ class MoveReading:
         self.look, self.in_play, self.position, self.c, self.leg = look, in_play, position, c, leg
         self.side, self.ma, self.costs = look.side_of(c), look.allowance(c), look.class_costs(c)
         self.ma, self.ma_why = _modified_allowance(look, position, c, leg, self.ma, entered or {})
+        self.ma, self.ma_why = _less_adjacent_moves(look, position, c, leg, self.ma, self.ma_why, entered or {})
         self.zoc_level, self.splittable, self._leaves, self._left = zoc_level, splittable, leaves, False
         self.zoc_cost = _zoc_cost(look, c)
         self.zoc_free = _zoc_free(look, c)

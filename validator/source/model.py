@@ -286,6 +286,8 @@ class Rules:
     enemy_hex_rule: Optional[str] = None      # the rule barring a hex an enemy holds (else movement_rule)
     one_at_a_time: Optional[OneAtATime] = None  # units move one at a time in every movement phase
     movement_modifiers: tuple = ()            # StrengthModifier (applies_to movement): a state's allowance factor
+    adjacent_move_cost: Optional[tuple[int, str]] = None  # (MP, rule): a unit that began the phase next to an enemy
+                                                          # pays this more for each move from such a hex to another
 
 
 @frozen

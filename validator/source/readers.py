@@ -304,6 +304,8 @@ def _rules(r) -> Rules:
         one_at_a_time=_one_at_a_time(r.get("one_at_a_time")),
         movement_modifiers=tuple(_strength_modifier({**m, "applies_to": ("movement",)})
                                  for m in r.get("movement_modifiers") or ()),
+        adjacent_move_cost=(int(r["adjacent_move_cost"]["mp"]), str(r["adjacent_move_cost"]["rule"]))
+        if r.get("adjacent_move_cost") else None,
     )
 
 

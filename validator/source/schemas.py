@@ -259,6 +259,9 @@ GAME = _obj(
         movement_modifiers={"type": "array", "items": _obj(
             ["id", "factor", "if"], id=_s, factor=_FACTOR, rounding={"enum": ["up", "down", "unknown"]}, when=_sn,
             **{"if": _UNIT_IF}), "description": "what changes a unit's movement allowance in a state (DG: 1/2)"},
+        adjacent_move_cost={**_obj(["mp", "rule"], mp={"type": "integer", "minimum": 1, "maximum": 99}),
+                            "description": "a unit that began the phase next to an enemy unit pays this many MP more "
+                                           "for each move from a hex next to an enemy unit to another"},
         other={"type": "object", "properties": {"formation_radius": {"type": "integer", "minimum": 0,
                                                                        "maximum": MAX_DISTANCE}}},
     ),
