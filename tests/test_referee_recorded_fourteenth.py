@@ -94,6 +94,10 @@ FOUND = {
         (6, "HF1205", ("B30.48", "B31.45"), (ERZ,)), (9, "HF1205", ("B28.49", "B26.48"), (R751,)),
         (10, "HF1205", ("B28.49", "B27.48"), (R751,)), (11, "HF1205", ("B28.49", "B28.47"), (R751,)),
         (12, "HF1201", ("B28.49", "B29.47"), (R751,))],
+    ("ardennes2", "ardennes2_attacker_loss_names_its_battle"): [   # the moves up rest on roads (HF1205)
+        (2, "HF1205", ("B39.47", "B27.52"), ("4-4-12 SS Inf Rgt(-) (26)",)),
+        (3, "HF1205", ("B30.48", "B26.53"), (ERZ,)),
+        (7, "HF1501", ("B26.52", "B27.52"), ("4-4-12 SS Inf Rgt(-) (26)",))],
     ("bulge", "bulge_chat_turn_count"): [],
     ("bulge", "bulge_vdh_failed_roll_stays"): [(28, "HF1409", ("JJ6",), ("Von der Heydte parachute battalion",))],
     ("bulge", "bulge_vdh_failed_roll_deleted"): [],

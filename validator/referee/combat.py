@@ -714,6 +714,9 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
         return moved, True
     if moved:
         return sorted(moved), False          # which of them retreated from a battle (if any) is not known
+    near = _next_to_losing_attackers(game, position, side, losses, stacks)
+    if near:
+        return near, False                   # an attacker lost a step: its battle was next to it
     if isinstance(stacks, HexStacks):
         return sorted(stacks.front(side, _idle(game), game.grid.neighbours)), False
     stacks = stacks if stacks is not None else position.stacks()
@@ -721,6 +724,22 @@ def defender_hexes(game: Game, position: Position, side: str, losses: dict[str, 
            if any(_fights(game, c) and side_of(game, c) not in (None, side) for c in stack)
            and _adjacent_attackers(game, position, h, side, stacks)]
     return sorted(out), False
+
+
+def _next_to_losing_attackers(game: Game, position: Position, side: str, losses: dict[str, Loss],
+                              stacks: Optional[dict]) -> list[str]:
+    """The defender hexes next to every unit of the attacking side the record shows losing a step after the roll
+    (a battle's attacker stands next to its defender); [] where none lost one, or no hex is next to them all."""
+    lost = [p for p, x in losses.items() if (x.removed or x.reduced) and (c := position.counter(p)) is not None
+            and side_of(game, c) == side]
+    near: Optional[set] = None
+    for p in lost:
+        w = position.where(p)
+        if w is None or w.hex is None:
+            return []
+        here = {n for n in game.grid.neighbours(w.hex) if _units_at(game, position, n, False, side, stacks)}
+        near = here if near is None else near & here
+    return sorted(near) if near else []
 
 
 def _subsets(required: list[str], optional: list[str]) -> Iterable[tuple[str, ...]]:
