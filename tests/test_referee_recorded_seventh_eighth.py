@@ -33,7 +33,7 @@ FOUND = {                                   # log -> (scenario, its errors and w
     # 6.7 "may not move into or through a hex containing enemy combat units"; 40.6 gives the adjacent hexes:
     # the drop (its way in not costed) onto the Allied unit holding JJ6 (missed before); near miss: bulge_paradrop
     ("bulge", "bulge_paradrop_onto_enemy"): [(29, "HF1202", "6.7")],
-    ("bulge", "bulge_paradrop"): [(30, "HF1408", "40.3")],
+    ("bulge", "bulge_paradrop"): [(28, "HF1409", "40.2"), (30, "HF1408", "40.3")],
     ("meuse", "meuse_eliminated_to_box"): [],
 }
 

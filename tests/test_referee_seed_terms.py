@@ -102,7 +102,8 @@ def test_the_paradrop_on_17_am_is_legal(bulge):
     a = r.audit("17 AM", "german-movement")
     assert [f.code for f in a.findings if f.severity in ("error", "warning")] == []
     step = next(s for s in a.coverage["steps"] if s["step"] == 1)
-    assert "Von der Heydte parachute battalion: the arrival's roll (1d6, 40.2) is not judged" in step["reasons"]
+    assert ("Von der Heydte parachute battalion arrives by a roll (1d6: 1, 40.2); no such roll is in its phase, so "
+            "whether it came up is not judged") in step["reasons"]
 
 
 def test_the_paradrop_may_not_be_delayed(bulge):
@@ -195,6 +196,5 @@ def test_the_paradrop_on_real_logs(bulge):
         (4, "HF1401", "40.1", ("JJ6",))]
     drop = _real(bulge, "bulge_paradrop", VLOGS / "bulge.vmod")
     assert [(f.step, f.code, f.rule, f.hexes) for f in drop.findings if f.severity == "error"] == [
-        (30, "HF1408", "40.3", ("JJ6", "JJ7"))]            # the drop itself (step 28) is legal
-    notes = {s["step"]: s["reasons"] for s in drop.coverage["steps"]}
-    assert "Von der Heydte parachute battalion: the arrival's roll (1d6, 40.2) is not judged" in notes[28]
+        (28, "HF1409", "40.2", ("JJ6",)),                 # its roll (step 29) a 3, and it stays on the map
+        (30, "HF1408", "40.3", ("JJ6", "JJ7"))]
