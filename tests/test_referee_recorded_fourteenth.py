@@ -98,6 +98,10 @@ FOUND = {
         (2, "HF1205", ("B39.47", "B27.52"), ("4-4-12 SS Inf Rgt(-) (26)",)),
         (3, "HF1205", ("B30.48", "B26.53"), (ERZ,)),
         (7, "HF1501", ("B26.52", "B27.52"), ("4-4-12 SS Inf Rgt(-) (26)",))],
+    ("ardennes2", "ardennes2_73_play_area_and_end"): [
+        (2, "HF1201", ("B35.44", "B35.34"), ("2-2-14 SS Pz Recon KG (Bremer)",)),
+        (3, "HF1205", ("B36.44", "B36.36"), ("4-4-12 SS Inf Rgt(-) (26)",)),   # inside the area, legal by road
+        (11, "HF1701", ("B34.47", "B34.45"), ("3-3-12 SS Inf Bn(+) (A/25)",))],
     ("bulge", "bulge_chat_turn_count"): [],
     ("bulge", "bulge_vdh_failed_roll_stays"): [(28, "HF1409", ("JJ6",), ("Von der Heydte parachute battalion",))],
     ("bulge", "bulge_vdh_failed_roll_deleted"): [],
@@ -313,3 +317,9 @@ def test_moves_between_enemy_adjacent_hexes_cost_more(games):
     a = audit_recorded(games, "ardennes2", "ardennes2_moves_between_enemy_adjacent_hexes")
     (f,) = [f for f in a.findings if f.code == "HF1201"]
     assert "(MA 2: 8 less 6 for 6 move(s) from a hex next to an enemy unit to another, 1.2)" in f.message
+
+
+def test_a_move_out_of_the_play_area_says_so(games):
+    a = audit_recorded(games, "ardennes2", "ardennes2_73_play_area_and_end")
+    (f,) = [f for f in a.findings if f.code == "HF1201"]
+    assert "B35.34 lies outside the play area of scenario 7.3 (7.3): no path in it joins them" in f.message

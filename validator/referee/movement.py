@@ -513,6 +513,11 @@ def cheapest_assumed(costs) -> str:
 def _cost_text(v, mv: MoveReading) -> str:
     lc, costs = mv.cost, mv.costs
     if lc.total is None:
+        out = [h for h in mv.leg.points() if mv.in_play is not None and not mv.in_play(h)]
+        if out:
+            sc = v.scenario
+            return (f"{', '.join(out)} lies outside the play area of scenario {sc.id}"
+                    f"{f' ({sc.rule})' if sc.rule else ''}: no path in it joins them")
         return "no path on the map joins them" + _barred_way(v, mv)
     if map_complete(v.game):
         return f"the cheapest path costs {mp(lc.total)} MP (the map's terrain, roads and hexsides)"
