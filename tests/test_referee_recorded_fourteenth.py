@@ -35,6 +35,10 @@ tests/fixtures/vlogs.
   PM") after the Allied phases begins the next turn (a false HF1101 before); 40.2: the von der Heydte battalion's
   failed roll eliminates it, and left on the map it is HF1409 (before: "the arrival's roll is not judged"); near
   miss: deleted after the roll.
+- Meuse, chat as players write it (the third red team): "Red combat phase done" ends that phase, it does not
+  announce it; "second player turn", "Blue's turn" begin that side's player turn; "Blue exploit", "Red move" and
+  typos a letter or two off ("Movemnet") name their phases; "Day 2 AM" names turn 3 by its label. Before, legal
+  moves after each were HF1101 (or HF1401/HF1406 for the turn); near miss: a leg unit moving after "done", HF1103.
 - Ardennes II 3.5 with errata 3-4, in hand-written game records (the module's Barrage markers are palette pieces):
   a Full marker comes off in a player turn's Barrage Marker Removal Phase (near miss), not in the US Barrage Phase
   (HF1109), and in the Pre-Turn only as printed; a Half marker comes off when reconciled, not in the next phase.
@@ -83,6 +87,14 @@ FOUND = {
                                                  (18, "HF1505", ("0208",), ("0-1-6 infantry",))],
     ("aachen", "aachen_retreat_too_long"): [(17, "HF1518", ("0317", "0817"), ("1-1-6 infantry",)),
                                             (22, "HF1509", ("0213", "0415"), ("2-3-7 infantry",))],
+    ("meuse", "meuse_chat_phase_done"): [],
+    ("meuse", "meuse_chat_phase_done_leg"): [(5, "HF1103", ("B8.13", "B6.13"), ("12th Rifle Regiment",))],
+    ("meuse", "meuse_chat_player_turn"): [],
+    ("meuse", "meuse_chat_sides_turn"): [],
+    ("meuse", "meuse_chat_short_names"): [],
+    ("meuse", "meuse_chat_typos"): [],
+    ("meuse", "meuse_chat_turn_label"): [],
+    ("meuse", "meuse_chat_first_player_turn_2"): [],
     ("meuse", "meuse_dropped_back"): [],
     ("meuse", "meuse_dropped_back_in_combat"): [],
     ("ardennes2", "ardennes2_overrun_dropped_on_defender"): [],
@@ -323,3 +335,14 @@ def test_a_move_out_of_the_play_area_says_so(games):
     a = audit_recorded(games, "ardennes2", "ardennes2_73_play_area_and_end")
     (f,) = [f for f in a.findings if f.code == "HF1201"]
     assert "B35.34 lies outside the play area of scenario 7.3 (7.3): no path in it joins them" in f.message
+
+
+def test_chat_lines_as_players_write_them(games):
+    game = games["meuse"]
+    t = PhaseTracker(game)
+    ids = lambda text: [game.phases[i].id for i in t._match_announcement(text)]   # noqa: E731
+    assert ids("Blue exploit") == ["blue-exploitation"] and ids("Red move") == ["red-movement"]
+    assert ids("Blue Movemnet phase") == ["blue-movement"] and ids("Blue Exploitaton phase") == ["blue-exploitation"]
+    assert ids("second player turn") == ["blue-movement"] and ids("Blue's turn") == ["blue-movement"]
+    assert ids("Red combat phase done") == [] and t.reads_as_announcement("Red combat phase done")
+    assert ids("nice move") == [] and not t.reads_as_announcement("good luck")        # near misses: remarks

@@ -36,7 +36,8 @@ def test_every_battle_rolled_first_then_every_result(meuse):
     path = RECORDS / "meuse_rolls_first.yaml"
     r = replay(meuse, record_from_yaml(path.read_text(), str(path)), meuse.scenario("1"))
     assert [(b.step, b.hex, b.tie, b.result, b.results_after) for b in r.ledger.battles] == [
-        (8, "B1.10", "certain", "D1/DR", 12), (10, "B1.17", "certain", "DR", 12), (12, "A15.03", "likely", "A1", None)]
+        (8, "B1.10", "certain", "D1/DR", 12), (10, "B1.17", "certain", "DR", 12),
+        (12, "A15.03", "certain", "A1", None)]     # the attacker that lost its step stands next to A15.03 alone
     first, second, _ = r.ledger.battles
     assert first.retreats == (("1007", (("A16.09", 17), ("A15.09", 18))),) and first.advances[0][0] == "1008"
     assert second.retreats[0][0] == "1004" and second.advances == (("1013", (("B1.17", 15),)),)

@@ -107,8 +107,9 @@ def following(v) -> tuple:
     out = []
     for s in v.steps_after():
         for e in s.events:
-            if isinstance(e, DieRoll) or (isinstance(e, Chat) and v.tracker.match_announcement(e.text) is not None):
-                return tuple(out)
+            if isinstance(e, DieRoll) or (isinstance(e, Chat) and (v.tracker.match_announcement(e.text) is not None
+                                                                   or v.tracker.reads_as_announcement(e.text))):
+                return tuple(out)                  # ("combat phase done": what follows may be the next phase's)
             out.append((s.index, e))
     return tuple(out)
 

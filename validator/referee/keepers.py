@@ -151,8 +151,8 @@ def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
     ids = [x.id for x in game.turns]
     here = ids.index(r.ledger.turn) if r.ledger.turn in ids else None
     m = _TURN_WORDS.search(text)
-    hit = None
-    if m:
+    hit = _label_named(game, text)
+    if m and hit is None:
         named = re.sub(r"[\s.]", "", m.group(1)).upper()
         hit = next((k for k, x in enumerate(ids) if re.sub(r"\s", "", x).upper() == named), None)
     if hit is not None:
@@ -165,6 +165,18 @@ def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
     if now is None or i >= now or t.announced_at is None or here is None:
         return None
     return ids[here + 1] if here + 1 < len(ids) else GAME_END
+
+
+def _label_named(game, text: str) -> Optional[int]:
+    """The turn whose printed label the line names ("Day 2 AM, Red Movement Phase": turn 3), the longest such."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    best: Optional[tuple[int, int]] = None
+    for k, t in enumerate(game.turns):
+        lw = re.findall(r"[a-z0-9]+", t.label.lower()) if t.label else []
+        if lw and any(words[i:i + len(lw)] == lw for i in range(len(words) - len(lw) + 1)) and \
+                (best is None or len(lw) > best[0]):
+            best = (len(lw), k)
+    return best[1] if best else None
 
 
 def _roll(r: "Replay", step: Step, ev: DieRoll) -> None:

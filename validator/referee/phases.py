@@ -27,12 +27,26 @@ _LEAD = {"turn", "gt", "game", "day", "am", "pm", "now", "begin", "begins", "beg
          "august", "september", "october", "november", "december"}
 
 
+_DONE = {"done", "over", "finished", "complete", "completed", "ended", "ends"}   # "Red combat phase done": it ended
 _NOT_A_SIDE = {"all", "alli", "the", "and", "are", "ready"}   # words a side's abbreviation could be taken for
 _NOT_YET = {"not", "yet", "once", "soon", "later", "until", "before", "after", "will", "should", "fear", "worried"}
 
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+", text.lower())
+
+
+def _edits(a: str, b: str) -> int:
+    """Letters to change, add, drop or swap (two next to each other) to make a into b."""
+    prev2, prev = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
 
 
 def _name_score(name: str, p, listed: list, words: set, lead: set, drop: set) -> Optional[int]:
@@ -79,6 +93,7 @@ class PhaseTracker:
     _knows_moves: Optional[bool] = field(default=None, repr=False, compare=False)
     _knows_arrivals: Optional[bool] = field(default=None, repr=False, compare=False)
     _key_words: Optional[frozenset] = field(default=None, repr=False, compare=False)
+    _names_known: Optional[frozenset] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.phases: tuple[Phase, ...] = self.game.phases     # asked at every event: kept, not looked up
@@ -225,9 +240,9 @@ class PhaseTracker:
     def _match_announcement(self, text: str) -> tuple[int, ...]:
         if "?" in text:
             return ()                              # a question names a phase, it does not announce it
-        listed = self._as_sides(_words(text))
-        if _NOT_YET & set(listed):
-            return ()                              # "Red combat phase next, once 11/4 is up": a plan
+        listed = self._as_known(self._as_sides(_words(text)))
+        if (_NOT_YET | _DONE) & set(listed):
+            return ()                              # "Red combat phase next, once 11/4 is up": a plan; "... done"
         words = set(listed)
         lead = _LEAD | self._all_side_words()
         best: Optional[int] = None
@@ -247,7 +262,40 @@ class PhaseTracker:
                 best, tied = score, [i]
             elif score == best:
                 tied.append(i)
-        return tuple(tied)
+        return tuple(tied) or self._player_turn(listed)
+
+    def _player_turn(self, listed: list[str]) -> tuple[int, ...]:
+        """A line naming a side's player turn and no phase ("Blue's turn", "second player turn"): that side's
+        first phase in which its units move."""
+        words = [w for w in listed if w not in ("s",)]
+        sides = [s for s in self.game.sides if set(words) & self._side_words(s.id)]
+        if "turn" not in words or len(sides) != 1:
+            return ()
+        rest = [w for w in words if w not in _LEAD and w not in self._side_words(sides[0].id)]
+        if rest:
+            return ()                              # other words: a remark, or a phase the names do not give
+        return tuple(i for i, p in enumerate(self.phases) if p.side == sides[0].id and p.moves)[:1]
+
+    def _as_known(self, listed: list[str]) -> list[str]:
+        """The chat's words, one that begins a word of a phase's name (four letters or more: "move", "exploit") or is
+        a letter or two off one ("Movemnet", "Exploitaton": one edit from six letters, two from nine) read as it."""
+        known = self._name_words()
+        out = []
+        for w in listed:
+            if w not in known and len(w) >= 4 and w not in _LEAD:
+                near = [k for k in known if k.startswith(w)] or (      # "move", "exploit": the word's beginning
+                    [k for k in known if abs(len(k) - len(w)) <= 2 and _edits(w, k) <= (2 if len(k) >= 9 else 1)]
+                    if len(w) >= 6 else [])
+                w = near[0] if len(near) == 1 else w
+            out.append(w)
+        return out
+
+    def _name_words(self) -> frozenset:
+        if self._names_known is None:
+            printed = _printed_names(self.game)
+            self._names_known = frozenset(w for p in self.phases for name in (p.name, *printed.get(p.id, ()))
+                                          for w in _words(name) if len(w) >= 6)
+        return self._names_known
 
     def reads_as_announcement(self, text: str) -> bool:
         """A chat line that names no phase, yet reads as an announcement: it says "phase", or its first word
@@ -255,7 +303,7 @@ class PhaseTracker:
         question nor a plan ("Second Player Turn: Movement Phase" where no side is called so)."""
         if "?" in text:
             return False
-        listed = _words(text)
+        listed = self._as_known(_words(text))
         if _NOT_YET & set(listed):
             return False
         if self._key_words is None:

@@ -57,6 +57,7 @@ class Turn:
     date: Optional[str]     # ISO date where printed
     time: Optional[str]     # AM | PM where printed
     loc: Loc = NOWHERE
+    label: Optional[str] = None   # the turn's name as the track prints it ("Day 2 AM")
 
 
 @frozen

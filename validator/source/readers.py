@@ -316,7 +316,8 @@ def read_game(g, parts: Parts) -> dict:
         counter_size_in=float(g.get("counter_size_in") or 0.5),
         factor_names=tuple(g.get("factors") or DEFAULT_FACTORS),
         sides=tuple(_side(s) for s in g["sides"]),
-        turns=tuple(Turn(id=str(t["id"]), index=i, date=t.get("date"), time=t.get("time"), loc=_loc(t))
+        turns=tuple(Turn(id=str(t["id"]), index=i, date=t.get("date"), time=t.get("time"), loc=_loc(t),
+                         label=t.get("label"))
                     for i, t in enumerate(g["turns"])),
         phases=tuple(_phase(p) for p in g.get("sequence_of_play") or ()),
         dice=tuple(Dice(name=d["name"], count=d["count"], sides=d["sides"], note=d.get("note")) for d in g.get("dice") or ()),
