@@ -95,6 +95,9 @@ FOUND = {
     ("meuse", "meuse_chat_typos"): [],
     ("meuse", "meuse_chat_turn_label"): [],
     ("meuse", "meuse_chat_first_player_turn_2"): [],
+    ("meuse", "meuse_reroll_old_result_applied"): [
+        (11, "HF1505", ("B1.10",), ("2nd Light Mechanised Reconnaissance Squadron",)),
+        (12, "HF1501", ("B1.10", "B2.10"), ("2nd Light Mechanised Reconnaissance Squadron", "1st Tank Regiment"))],
     ("meuse", "meuse_dropped_back"): [],
     ("meuse", "meuse_dropped_back_in_combat"): [],
     ("ardennes2", "ardennes2_overrun_dropped_on_defender"): [],

@@ -1441,8 +1441,8 @@ def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
     result's question, HF1501)."""
     ct = next((t for t in b.tables if best is not None and t.id == best.table), None)
     rules = ct.table.after_combat if ct is not None else None
-    if rules is None or not rules.retreat or not best.cell:
-        return ()
+    if rules is None or not rules.retreat or not best.cell or best.rank == NOFIT:
+        return ()                              # no reading fits (HF1501): its drags are no reading's retreats
     after = _after_battle(b, ct, h, best.attackers, b.defenders(h), ())
     by_side = side_effects(ct.read(best.cell)) or {}
     out = []
