@@ -98,6 +98,7 @@ FOUND = {
     ("meuse", "meuse_reroll_old_result_applied"): [
         (11, "HF1505", ("B1.10",), ("2nd Light Mechanised Reconnaissance Squadron",)),
         (12, "HF1501", ("B1.10", "B2.10"), ("2nd Light Mechanised Reconnaissance Squadron", "1st Tank Regiment"))],
+    ("meuse", "meuse_last_phase_decides"): [],
     ("meuse", "meuse_dropped_back"): [],
     ("meuse", "meuse_dropped_back_in_combat"): [],
     ("ardennes2", "ardennes2_overrun_dropped_on_defender"): [],
@@ -349,3 +350,13 @@ def test_chat_lines_as_players_write_them(games):
     assert ids("second player turn") == ["blue-movement"] and ids("Blue's turn") == ["blue-movement"]
     assert ids("Red combat phase done") == [] and t.reads_as_announcement("Red combat phase done")
     assert ids("nice move") == [] and not t.reads_as_announcement("good luck")        # near misses: remarks
+
+
+def test_the_last_phase_of_the_last_turn_can_decide_the_game(games):
+    """Near miss: a log ending earlier in the game (meuse_legal, turn 2) stays "not decided"."""
+    a = audit_recorded(games, "meuse", "meuse_last_phase_decides")
+    assert a.result["winner"] == "blue" and a.result["decided"]
+    assert a.result["text"].endswith("the log ends in the last turn's Blue Exploitation Phase, and no phase left "
+                                     "lets Red move or fight")
+    early = audit_recorded(games, "meuse", "meuse_legal")
+    assert not early.result["decided"] and early.result["winner"] is None

@@ -263,14 +263,18 @@ def standing(v) -> Optional[Standing]:
                 high[side] = high.get(side, 0) + vhs[h].value
     reaches_end, scorer = _log_reaches_end(v), terms.winner
     others = [s.id for s in v.game.sides if s.id != scorer]
-    winner = None
-    if reaches_end and scorer is not None and terms.points is not None:
-        if low.get(scorer, 0) >= terms.points:
+    winner, settled = None, ""
+    if scorer is not None and terms.points is not None:
+        if low.get(scorer, 0) >= terms.points and (reaches_end or not _may_still_act(v, others)):
             winner = scorer
-        elif high.get(scorer, 0) < terms.points:
+        elif high.get(scorer, 0) < terms.points and (reaches_end or not _may_still_act(v, [scorer])):
             winner = others[0] if len(others) == 1 else None
-    decided = reaches_end and (winner is not None or not uncertain)
-    text = _standing_text(v, terms, points, decided, winner) + _uncertain_text(v, uncertain, low, high)
+        if winner is not None and not reaches_end:
+            loser = " or ".join(v.side_name(x) for x in ([scorer] if winner != scorer else others))
+            settled = (f"; the log ends in the last turn's {v.tracker.name(v.tracker.current())}, and no phase left "
+                       f"lets {loser} move or fight")
+    decided = (reaches_end or bool(settled)) and (winner is not None or not uncertain)
+    text = _standing_text(v, terms, points, decided, winner) + settled + _uncertain_text(v, uncertain, low, high)
     prev = v.facts.previous
     if begins_later(v.game, sc, prev.record if prev is not None and prev.record is not None else v.record):
         text += " (control of the victory hexes before the log began is taken from who stood on them)"
@@ -311,6 +315,17 @@ def _steps_named(at: list[str]) -> str:
     if len(logs) == 1:
         return " or ".join(a.partition(" of ")[0] for a in at) + (f" of {logs.pop()}" if "" not in logs else "")
     return " or ".join(at)
+
+
+def _may_still_act(v, sides: list) -> bool:
+    """Where the log ends in the scenario's last turn, some phase from the current one to the turn's end lets one
+    of these sides move or fight (and so take a victory hex); True elsewhere (more turns may follow)."""
+    sc, t = v.scenario, v.tracker
+    last = _turn_index(v.game, sc.last_turn) if sc is not None and sc.last_turn else None
+    now = _turn_index(v.game, v.ledger.turn)
+    if last is None or now is None or now < last - shortened_by(sc, v.ledger) or t.current() is None:
+        return True
+    return any(p.side in (None, *sides) and (p.moves or p.combat) for p in t.phases[t.current():])
 
 
 def _log_reaches_end(v) -> bool:
