@@ -58,7 +58,12 @@ def arrival_roll_failed(v) -> Optional[Verdict]:
     if t is None or not t.roll_dice or not t.roll_success:
         return None
     led = v.ledger
-    before = [r.roll.total for r in led.rolls if r.step > led.phase_end_step and r.roll.dice == t.roll_dice]
+    before = []
+    for r in reversed(led.rolls):              # this phase's (the ledger keeps every roll of the log)
+        if r.step <= led.phase_end_step:
+            break
+        if r.roll.dice == t.roll_dice:
+            before.append(r.roll.total)
     after, gone = _rolls_after(v, t.roll_dice, c.piece)
     totals = before + after
     faces = ", ".join(map(str, t.roll_success))

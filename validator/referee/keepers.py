@@ -167,13 +167,31 @@ def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
     return ids[here + 1] if here + 1 < len(ids) else GAME_END
 
 
+_LABELS: dict = {}
+
+
 def _label_named(game, text: str) -> Optional[int]:
     """The turn whose printed label the line names ("Day 2 AM, Red Movement Phase": turn 3), the longest such."""
+    hit = _LABELS.get(id(game))
+    if hit is None or hit[0] is not game:      # the labels' words, once a game
+        labels = tuple((k, tuple(re.findall(r"[a-z0-9]+", t.label.lower()))) for k, t in enumerate(game.turns)
+                       if t.label)
+        hit = _LABELS[id(game)] = (game, labels, {})
+    if not hit[1]:
+        return None
+    named = hit[2]                             # chat text -> the turn it names
+    if text not in named:                      # chat lines come back: each read once
+        if len(named) >= 10_000:
+            named.clear()
+        named[text] = _label_in(hit[1], text)
+    return named[text]
+
+
+def _label_in(labels: tuple, text: str) -> Optional[int]:
     words = re.findall(r"[a-z0-9]+", text.lower())
     best: Optional[tuple[int, int]] = None
-    for k, t in enumerate(game.turns):
-        lw = re.findall(r"[a-z0-9]+", t.label.lower()) if t.label else []
-        if lw and any(words[i:i + len(lw)] == lw for i in range(len(words) - len(lw) + 1)) and \
+    for k, lw in labels:
+        if lw and any(tuple(words[i:i + len(lw)]) == lw for i in range(len(words) - len(lw) + 1)) and \
                 (best is None or len(lw) > best[0]):
             best = (len(lw), k)
     return best[1] if best else None

@@ -94,6 +94,8 @@ class PhaseTracker:
     _knows_arrivals: Optional[bool] = field(default=None, repr=False, compare=False)
     _key_words: Optional[frozenset] = field(default=None, repr=False, compare=False)
     _names_known: Optional[frozenset] = field(default=None, repr=False, compare=False)
+    _word_as: dict = field(default_factory=dict, repr=False, compare=False)   # chat word -> the name word it reads as
+    _reads_as: dict = field(default_factory=dict, repr=False, compare=False)  # chat text -> reads_as_announcement
 
     def __post_init__(self) -> None:
         self.phases: tuple[Phase, ...] = self.game.phases     # asked at every event: kept, not looked up
@@ -279,14 +281,18 @@ class PhaseTracker:
     def _as_known(self, listed: list[str]) -> list[str]:
         """The chat's words, one that begins a word of a phase's name (four letters or more: "move", "exploit") or is
         a letter or two off one ("Movemnet", "Exploitaton": one edit from six letters, two from nine) read as it."""
-        known = self._name_words()
+        known, seen = self._name_words(), self._word_as
         out = []
         for w in listed:
             if w not in known and len(w) >= 4 and w not in _LEAD:
-                near = [k for k in known if k.startswith(w)] or (      # "move", "exploit": the word's beginning
-                    [k for k in known if abs(len(k) - len(w)) <= 2 and _edits(w, k) <= (2 if len(k) >= 9 else 1)]
-                    if len(w) >= 6 else [])
-                w = near[0] if len(near) == 1 else w
+                if w not in seen:                  # the same words come back line after line: read each once
+                    if len(seen) >= 10_000:
+                        seen.clear()
+                    near = [k for k in known if k.startswith(w)] or (      # "move", "exploit": its beginning
+                        [k for k in known if abs(len(k) - len(w)) <= 2 and _edits(w, k) <= (2 if len(k) >= 9 else 1)]
+                        if len(w) >= 6 else [])
+                    seen[w] = near[0] if len(near) == 1 else w
+                w = seen[w]
             out.append(w)
         return out
 
@@ -301,6 +307,14 @@ class PhaseTracker:
         """A chat line that names no phase, yet reads as an announcement: it says "phase", or its first word
         after a side's and lead words ("GT 3", "Now:") is one a phase's name begins with; and it is neither a
         question nor a plan ("Second Player Turn: Movement Phase" where no side is called so)."""
+        hit = self._reads_as.get(text)
+        if hit is None:
+            if len(self._reads_as) >= 10_000:
+                self._reads_as.clear()
+            hit = self._reads_as[text] = self._reads_as_announcement(text)
+        return hit
+
+    def _reads_as_announcement(self, text: str) -> bool:
         if "?" in text:
             return False
         listed = self._as_known(_words(text))

@@ -33,11 +33,16 @@ def _rolls(v, dice: str) -> list:
     and the last roll of the phase before if nothing but chat came after it (rolled once the battles were done,
     before the next phase was named)."""
     led = v.ledger
-    here = [(r.step, r.roll.total) for r in led.rolls
-            if led.phase_end_step < r.step < v.step.index and r.roll.dice == dice]
-    before = [r for r in led.rolls if r.step <= led.phase_end_step]
-    if before and before[-1].roll.dice == dice and before[-1].step > 0:
-        last = before[-1]
+    here, last = [], None
+    for r in reversed(led.rolls):              # the latest first: the ledger keeps every roll of the log
+        if r.step <= led.phase_end_step:
+            last = r
+            break
+        if r.step < v.step.index and r.roll.dice == dice:
+            here.insert(0, (r.step, r.roll.total))
+        if len(here) >= ROLLS_READ:
+            break
+    if last is not None and last.roll.dice == dice and last.step > 0:
         quiet = all(isinstance(e, Chat) or v.tracker.ends_phase(e)
                     for s in steps_between(v.record, last.step, led.phase_end_step + 1) for e in s.events)
         if quiet:
@@ -142,7 +147,7 @@ def special_move_too_far(v) -> Optional[Verdict]:
     if sm is None or sm.hexes is None or ev.dst.hex is None or ev.src.hex is None:
         return None
     drags = _drags(v, c.piece)
-    if drags and any(r.step > drags[0][0] for r in v.ledger.rolls):
+    if drags and v.ledger.rolls and v.ledger.rolls[-1].step > drags[0][0]:
         return None                                # it fought since: it may advance again (43.4.2)
     grid = v.look.grid
     before = sum(grid.distance(e.src.hex, e.dst.hex) or 0 for _, e in drags if e.src.hex and e.dst.hex)
