@@ -10,6 +10,7 @@ from typing import Optional
 from ..records.record import DieRoll, Moved, Placed, Removed
 from . import Finding, Verdict, found, partly, rule
 from .arrivals import line_used, unit_entering
+from .ledger import phase_rolls
 from .lookahead import steps_after
 
 
@@ -57,13 +58,7 @@ def arrival_roll_failed(v) -> Optional[Verdict]:
     t = e.terms if e is not None else None
     if t is None or not t.roll_dice or not t.roll_success:
         return None
-    led = v.ledger
-    before = []
-    for r in reversed(led.rolls):              # this phase's (the ledger keeps every roll of the log)
-        if r.step <= led.phase_end_step:
-            break
-        if r.roll.dice == t.roll_dice:
-            before.append(r.roll.total)
+    before = [r.roll.total for r in phase_rolls(v.ledger) if r.roll.dice == t.roll_dice]
     after, gone = _rolls_after(v, t.roll_dice, c.piece)
     totals = before + after
     faces = ", ".join(map(str, t.roll_success))

@@ -178,6 +178,17 @@ def _copier():
 _copied = _copier()
 
 
+def phase_rolls(led: "Ledger") -> list[Roll]:
+    """The rolls of the current phase, in order, read from the ledger's end (it keeps every roll of the log)."""
+    out: list[Roll] = []
+    for r in reversed(led.rolls):
+        if r.step <= led.phase_end_step:
+            break
+        out.append(r)
+    out.reverse()
+    return out
+
+
 def put(m: Mapping, key, value) -> dict:
     """A copy of mapping `m` with `key` set (the ledger's mappings are never changed in place)."""
     out = dict(m)

@@ -9,6 +9,7 @@ from typing import Optional
 
 from ..records.record import Chat, Moved, dropped_back
 from . import Finding, Verdict, found, partly, rule
+from .ledger import phase_rolls
 from .lookahead import steps_between
 from .movement import ASSUMED, CERTAIN
 
@@ -33,15 +34,9 @@ def _rolls(v, dice: str) -> list:
     and the last roll of the phase before if nothing but chat came after it (rolled once the battles were done,
     before the next phase was named)."""
     led = v.ledger
-    here, last = [], None
-    for r in reversed(led.rolls):              # the latest first: the ledger keeps every roll of the log
-        if r.step <= led.phase_end_step:
-            last = r
-            break
-        if r.step < v.step.index and r.roll.dice == dice:
-            here.insert(0, (r.step, r.roll.total))
-        if len(here) >= ROLLS_READ:
-            break
+    phase = phase_rolls(led)
+    here = [(r.step, r.roll.total) for r in phase if r.step < v.step.index and r.roll.dice == dice]
+    last = led.rolls[-len(phase) - 1] if len(led.rolls) > len(phase) else None   # the phase before's last
     if last is not None and last.roll.dice == dice and last.step > 0:
         quiet = all(isinstance(e, Chat) or v.tracker.ends_phase(e)
                     for s in steps_between(v.record, last.step, led.phase_end_step + 1) for e in s.events)
@@ -50,16 +45,21 @@ def _rolls(v, dice: str) -> list:
     return here[-ROLLS_READ:]
 
 
-def _movers(v) -> list:
-    """(first drag step, totals that let it move) of each unit this phase's special moves with a roll let move,
-    that has moved in it (this one included, at this step)."""
-    out = []
+def _first_drags(v) -> dict[str, int]:
+    """Piece -> the step of its first drag in this phase before this step."""
     firsts: dict[str, int] = {}
     for s in steps_between(v.record, v.ledger.phase_end_step, v.step.index):
         for e in s.events:
             if isinstance(e, Moved) and not dropped_back(e) and e.counter.piece not in firsts:
                 firsts[e.counter.piece] = s.index
-    firsts.setdefault(v.event.counter.piece, v.step.index)
+    return firsts
+
+
+def _movers(v, firsts: dict[str, int]) -> list:
+    """(first drag step, totals that let it move) of each unit this phase's special moves with a roll let move,
+    that has moved in it (`firsts`; this one included, at this step)."""
+    out = []
+    firsts = {**firsts, v.event.counter.piece: firsts.get(v.event.counter.piece, v.step.index)}
     for piece, first in firsts.items():
         c = v.position.counter(piece) or (v.event.counter if piece == v.event.counter.piece else None)
         sm = special_move(v, c) if c is not None else None
@@ -107,10 +107,13 @@ def special_move_without_its_roll(v) -> Optional[Verdict]:
     """
     c = v.event.counter
     sm = special_move(v, c)
-    if sm is None or sm.roll is None or _drags(v, c.piece):
+    if sm is None or sm.roll is None:
         return None
+    firsts = _first_drags(v)
+    if c.piece in firsts:
+        return None                                # judged at its first drag
     rolls = _rolls(v, sm.roll.dice)
-    movers = _movers(v)
+    movers = _movers(v, firsts)
     if _matched(movers, rolls):
         return None
     totals = sm.roll.totals(v.turn)
