@@ -318,5 +318,11 @@ def replay(log: Path, module: Path | None, game: Path | None, fmt: str, end: boo
     sys.exit(replay_command(log, module, game, fmt, end))
 
 
+def run() -> None:
+    """The `hexforge` command as a process: the command, then the process ends (compiler/process.py)."""
+    from compiler.process import run as run_process
+    run_process(main)
+
+
 if __name__ == "__main__":
-    main()
+    run()

@@ -72,7 +72,7 @@ def _module(game, module: Optional[Path], needed: bool):
         raise CannotRun(f"{path}: no such module file")
     from compiler.vassal.reader import ReadError, read_module
     try:
-        return read_module(path)
+        return read_module(path, pieces=False)    # an audit reads the log's own pieces
     except (ReadError, OSError, KeyError, ValueError) as e:
         raise CannotRun(f"{path}: cannot read the module: {e}")
 

@@ -152,10 +152,32 @@ class Module:
     metadata: etree._Element
     boards: list[BoardInfo]
     board_setups: dict            # map name -> [(board, col, row)]
-    prototypes: dict              # name -> traits
-    slots: list[dict]             # entryName, gpid, traits, path (list of widget names)
-    images: set                   # every image file the module refers to
+    board_images: set             # the boards' image files
     setups: list[dict]            # name, file
+    _pieces: Optional[tuple] = field(default=None, repr=False)
+
+    # The piece definitions are decoded when first asked for: an audit reads the pieces the log carries and
+    # none of the module's (decoding Ardennes II's 640 definitions is a third of its start-up).
+    @property
+    def prototypes(self) -> dict:
+        """Name -> traits of each PrototypeDefinition."""
+        return self._decoded()[0]
+
+    @property
+    def slots(self) -> list[dict]:
+        """entryName, gpid, traits, path (list of widget names) of each PieceSlot."""
+        return self._decoded()[1]
+
+    @property
+    def images(self) -> set:
+        """Every image file the module refers to."""
+        return self._decoded()[2]
+
+    def _decoded(self) -> tuple:
+        if self._pieces is None:
+            with _decoding("buildFile.xml"):
+                self._pieces = _pieces(self.root, self.board_images)
+        return self._pieces
 
     def board(self, map_name: str, name: str) -> BoardInfo:
         for b in self.boards:
@@ -213,19 +235,24 @@ def piece_images(traits: list[dict]) -> set:
     return out
 
 
-def read_module(path) -> Module:
+def read_module(path, pieces: bool = True) -> Module:
+    """The module at `path`; `pieces=False` leaves its piece definitions to be decoded when first asked for
+    (a ReadError in them is raised then)."""
     a = Archive(path)
     if not a.has("buildFile.xml"):
         raise ReadError("no entry 'buildFile.xml': not a VASSAL module")
     root = read_xml(a, "buildFile.xml")
     meta = read_xml(a, "moduledata")
     with _decoding("buildFile.xml"):
-        return _module(a, root, meta)
+        m = _module(a, root, meta)
+    if pieces:
+        m._decoded()
+    return m
 
 
 def _module(a: Archive, root: etree._Element, meta: etree._Element) -> Module:
     P = "VASSAL.build.module."
-    boards, setups_by_map, protos, slots, images, setups = [], {}, {}, [], set(), []
+    boards, setups_by_map, images, setups = [], {}, set(), []
     for m in root.iter(P + "Map", P + "PrivateMap", P + "PlayerHand"):
         mname = m.get("mapName")
         for bp in m.findall(P + "map.BoardPicker"):
@@ -246,6 +273,16 @@ def _module(a: Archive, root: etree._Element, meta: etree._Element) -> Module:
                                         dict(num.attrib) if num is not None else None, zones))
                 if b.get("image"):
                     images.add(b.get("image"))
+    for ps in root.iter(P + "PredefinedSetup"):
+        if ps.get("useFile") == "true" and ps.get("isMenu") != "true":
+            setups.append({"name": ps.get("name"), "file": ps.get("file")})
+    return Module(a, root, meta, boards, setups_by_map, images, setups)
+
+
+def _pieces(root: etree._Element, board_images: set) -> tuple[dict, list[dict], set]:
+    """(prototypes, slots, images) of a module's buildFile: each definition's traits decoded."""
+    P = "VASSAL.build.module."
+    protos, slots, images = {}, [], set(board_images)
     for pd in root.iter(P + "PrototypeDefinition"):
         _, typ, state = parse_add_piece(pd.text or "")
         tr = decode_piece(typ, state)
@@ -261,10 +298,7 @@ def _module(a: Archive, root: etree._Element, meta: etree._Element) -> Module:
     for ch in root.iter("VASSAL.build.widget.Chart"):
         if ch.get("fileName"):
             images.add(ch.get("fileName"))
-    for ps in root.iter(P + "PredefinedSetup"):
-        if ps.get("useFile") == "true" and ps.get("isMenu") != "true":
-            setups.append({"name": ps.get("name"), "file": ps.get("file")})
-    return Module(a, root, meta, boards, setups_by_map, protos, slots, images, setups)
+    return protos, slots, images
 
 
 def expand_prototypes(traits: list[dict], protos: dict, depth: int = 0) -> list[dict]:
