@@ -5,6 +5,7 @@ objects: collecting and freeing them took a tenth of a second and more of a 4-se
 (tests, click's runner), the command returns as any function does: nothing here is switched on."""
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 
@@ -20,6 +21,7 @@ def run(command) -> None:
         status = 0
     except SystemExit as e:               # click ends every command with one
         status = _status(e.code)
+    atexit._run_exitfuncs()               # what is registered for the process's end still runs (coverage, a harness)
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -73,3 +73,15 @@ def test_the_collector_is_paused_after_a_log_only_where_the_process_ends_with_it
         assert gc.isenabled() is not last
     finally:
         gc.enable()
+
+
+def test_what_is_registered_for_the_process_s_end_still_runs(tmp_path):
+    """A harness's or coverage's atexit hook runs though the process ends at once (tests/bounded.py reads the
+    peak memory so)."""
+    mark = tmp_path / "ran"
+    code = (f"import atexit, runpy, sys; atexit.register(lambda: open({str(mark)!r}, 'w').write('yes')); "
+            "sys.argv = ['hexforge', '--version']; runpy.run_module('compiler.cli', run_name='__main__')")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         capture_output=True)
+    assert out.returncode == 0 and b"hexforge, version" in out.stdout
+    assert mark.read_text() == "yes"

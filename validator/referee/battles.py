@@ -102,6 +102,12 @@ def later_mover(v, j: int):
     return lambda c: t.later_phase_for(j, v.side_of(c), v.class_of(c))
 
 
+def mover_now(v, j: int):
+    """Whether combat phase j itself lets a unit move (Ardennes II's Movement & Barrage): its drags after a roll
+    may be moves."""
+    return lambda c: v.tracker.may_move(j, v.side_of(c), v.class_of(c))
+
+
 def following(v) -> tuple:
     """The events after a roll (with their steps), up to the next roll, turn change or phase announcement."""
     out = []
@@ -211,7 +217,7 @@ def _cheapest_side(v, phases, after: tuple, limits: Limits, stacks: HexStacks, p
         s = v.tracker.phases[i].side if i is not None else None
         here = judge_battle(v.game, position, s, v.event, tuple(e for _, e in after), v.step,
                             tuple(n for n, _ in after), _phase_limits(limits, v, i), stacks,
-                            later_mover(v, i) if i is not None else None)
+                            later_mover(v, i) if i is not None else None, mover_now(v, i) if i is not None else None)
         if j is None or _CHEAPEST[here.verdict] < _CHEAPEST[j.verdict]:
             side, j = s, here
         if j.verdict == "legal":

@@ -848,6 +848,8 @@ class _Battle:
     events: tuple = ()                        # the events after the roll ...
     event_steps: Optional[Sequence[int]] = None   # ... and the step of each, where known
     later: frozenset = frozenset()            # pieces whose drags after the roll may be a later phase's moves
+    now: frozenset = frozenset()              # ... that the battle's phase itself lets move
+    inferred: bool = False                    # the battle's phase is inferred (neither the marker nor the chat names it)
     memo: dict = field(default_factory=dict)
 
     def moment(self, step: int) -> Position:
@@ -1149,13 +1151,15 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
                  following_events: Sequence[Event], step: Union[int, Step, None] = None,
                  event_steps: Optional[Sequence[int]] = None, limits: Optional[Limits] = None,
                  stacks: Optional[dict] = None,
-                 later_move: Optional[Callable[[Counter], bool]] = None) -> Judgement:
+                 later_move: Optional[Callable[[Counter], bool]] = None,
+                 move_now: Optional[Callable[[Counter], bool]] = None) -> Judgement:
     """Judge the battle a combat roll resolved, from the position at the roll and the events after it
     (up to the next roll or phase change; `event_steps`: the step of each). Call it for rolls made in a
     combat phase only: the roll is taken to be a battle's. `limits`: what the phase's earlier battles used;
     `stacks`: the position's counters by hex, where the caller keeps them; `later_move`: where the phase is
     inferred, whether a later phase of the turn lets a unit move (its drags after the roll may be that phase's:
-    only what a battle's reading needs of them is judged); None: every event given is the battle's phase's."""
+    only what a battle's reading needs of them is judged); None: every event given is the battle's phase's.
+    `move_now`: whether the battle's phase itself lets a unit move (its drags after the roll may be moves)."""
     step = step.index if isinstance(step, Step) else step
     if phasing_side is None:
         return Judgement("unverified", COMBAT_UNVERIFIED, None,
@@ -1179,8 +1183,10 @@ def judge_battle(game: Game, position: Position, phasing_side: Optional[str], ro
                          step=step)
     later = frozenset(p for p, x in losses.items() if x.moved and later_move is not None
                       and (c := position.counter(p)) is not None and later_move(c))
+    now = frozenset(p for p, x in losses.items() if x.moved and move_now is not None
+                    and (c := position.counter(p)) is not None and move_now(c))
     battle = _Battle(game, position, phasing_side, roll, tuple(tables), losses, _apply(position, following_events),
-                     limits, stacks, tuple(following_events), event_steps, later)
+                     limits, stacks, tuple(following_events), event_steps, later, now, later_move is not None)
     best: Optional[tuple] = None
     fitting = []
     for h in _by_cheapest(hexes, limits):
@@ -1358,7 +1364,7 @@ def _with_battle(b: _Battle, j: Judgement, h: str, hexes: list[str], named: bool
     losses = tuple((p, "removed" if x.removed else "reduced", x.step) for p, x in b.losses.items()
                    if x.removed or x.reduced)
     moves = tuple((p, x.path) for p, x in b.losses.items() if x.moved)
-    outside = _outside(b, h, adjacent, tie) if b.limits.one_hex else ()   # else a battle may take in more
+    outside = _outside(b, h, adjacent, tie if b.limits.one_hex else "possible")   # else a battle may take in more
     return dataclasses.replace(
         _without(b, j, {p for p, _, _ in outside}), fit=best, attackers=certain,
         possible=tuple(p for p in chosen if p not in certain),
@@ -1416,6 +1422,11 @@ def _moves_judged(b: _Battle) -> bool:
     return all(r is not None and r.retreat and not r.displaces for r in rules)
 
 
+def _displaces(b: _Battle) -> bool:
+    """A table's retreat may move a friendly unit outside the battle out of its way (Aachen 8.3.1)."""
+    return any(ct.table.after_combat is not None and ct.table.after_combat.displaces for ct in b.tables)
+
+
 def _tie(b: _Battle, h: str, hexes: list[str], named: bool, fitting: list[str]) -> tuple[str, str]:
     """How sure it is that the roll settled the battle against h, and why."""
     s = b.game.side(b.side)
@@ -1459,20 +1470,24 @@ def _drag_faults(b: _Battle, h: str, best: Optional[Candidate]) -> tuple:
 def _outside(b: _Battle, h: str, adjacent: list[str], tie: str) -> tuple:
     """(piece, step, why) for each unit the log shows losing a step, eliminated or moving after the roll
     though it was in neither side of the battle against h: a defender elsewhere, an attacker not next to h.
-    Where the roll's tie to h is only possible, only a unit no battle of the roll could take in (no enemy next
-    to it); a move only where the tables judge retreats and no later phase may be its (`_Battle.later`)."""
+    Where the roll's tie to h is only possible (or a battle may take in several hexes), only a unit no battle of
+    the roll could take in (no enemy next to it). A move only where no retreat displaces a friendly unit and no
+    phase may be its (`_Battle.later`); where the tables judge retreats, a phasing unit's move is an advance's
+    question (HF1509); where they do not, only a unit no battle could take in, in a phase the marker or the chat
+    names that does not let it move."""
     out = []
+    judged, displaced = _moves_judged(b), _displaces(b)
     for p, x in b.losses.items():
         c, w = b.position.counter(p), b.position.where(p)
         if c is None or c.kind != "unit" or w is None or w.hex is None or not _fights(b.game, c):
             continue
         mine = side_of(b.game, c) == b.side
         lost = x.removed or x.reduced
-        if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not lost):
+        if (mine and p in adjacent) or (not mine and w.hex == h) or (mine and not lost and judged):
             continue                          # in the battle; a phasing unit's move is an advance's question
-        if not lost and (not _moves_judged(b) or p in b.later):
-            continue                          # a unit may be displaced by a retreat, or move in a later phase
-        if tie not in ("certain", "likely") and _in_some_battle(b, w.hex, mine):
+        if not lost and (displaced or p in b.later or (not judged and (b.inferred or p in b.now))):
+            continue                          # a unit may be displaced by a retreat, or move in a phase
+        if (tie not in ("certain", "likely") or (not lost and not judged)) and _in_some_battle(b, w.hex, mine):
             continue                          # the roll may be for a battle it was in
         what = "is eliminated" if x.removed else "loses a step" if x.reduced else \
             f"moves {' -> '.join([w.hex] + [t for t, _ in x.path])}"

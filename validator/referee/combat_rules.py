@@ -410,12 +410,12 @@ def loss_outside_battle(v) -> Optional[Verdict]:
     After a combat roll tied for certain (or as likely: the only hex a reading fits, or not attacked yet) to
     a hex, a unit of the defending side in another hex, or a unit of the attacking side not next to it,
     that the log shows losing a step, eliminated or (the defending side's) moving before the next roll;
-    located at that unit's step. Where the roll may be for several hexes, only a unit no battle could take
-    in (no enemy next to it). Judged only where each battle is fought against one hex
-    (`rules.combat.one_hex`): where one may take in several (the Bulge, 9.5), a unit next to another
-    defender may be in it. A move is judged only where the tables say how retreats go, no retreat displaces
-    a friendly unit, and the phase is certain (the turn marker or a chat names it): in a phase inferred
-    from the events, it may be the other side's movement phase.
+    located at that unit's step. Where the roll may be for several hexes, or a battle may take in several
+    (no `rules.combat.one_hex`: the Bulge, 9.5), only a unit no battle could take in (no enemy next to it). A
+    move is judged only where no retreat displaces a friendly unit, the phase is certain (the turn marker or a
+    chat names it: in a phase inferred from the events, it may be the other side's movement phase) and does not
+    let the unit move; where the tables do not say how retreats go, only a unit no battle could take in, of
+    either side (one next to an enemy may be retreating or advancing).
     ## Why
     A result applies to the units of its battle (Meuse 8.1, 8.6); in the Red Combat Phase Blue's units move
     only by retreating (3.2).
@@ -423,10 +423,11 @@ def loss_outside_battle(v) -> Optional[Verdict]:
     `rules.combat.one_hex`, `sequence_of_play`, the position, as HF1501.
     ## Violation
     Meuse: after the roll against B1.17, Blue 8th Infantry Regiment in A15.03 is flipped; or, the turn marker
-    showing the Red Combat Phase, it is dragged A15.03 -> A14.03 after the defender of B1.17 retreated.
+    showing the Red Combat Phase, it is dragged A15.03 -> A14.03 after the defender of B1.17 retreated. Bulge:
+    after KG Peiper's roll against QQ5, Panzer Brigade 150, no Allied unit next to it, moves UU9 -> UU8.
     ## Near miss
     The defender in B1.17 flipped (D1); or the same drag in a log whose phases are inferred (Blue's movement
-    phase may have begun).
+    phase may have begun). Bulge: Panzer Brigade 150 next to another Allied unit (it may have attacked it too).
     """
     j = _judgement(v)
     if j is None or not j.outside:

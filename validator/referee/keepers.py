@@ -93,10 +93,14 @@ def _catches_up(r: "Replay", ev: TurnChanged) -> bool:
 def _chat(r: "Replay", step: Step, ev: Chat) -> None:
     i = r.tracker.match_announcement(ev.text)
     if i is None:
-        _unread_announcement(r, step, ev)
-        return
+        turn = _turn_alone(r, ev.text)
+        if turn is None:
+            _unread_announcement(r, step, ev)
+            return
+        i = 0                             # "Turn 2", "GT 2", "Day 1 PM": the turn begins with its first phase
+    else:
+        turn = _next_turn_named(r, ev.text, i)
     now, t = r.tracker.current(), r.tracker
-    turn = _next_turn_named(r, ev.text, i)
     in_use = t.recorded_at is not None and t.recorded_at > 0      # the players move the marker in this log
     if in_use and (i != now or turn is not None) and not (turn is not None and now == len(t.phases) - 1):
         # the marker is the record of the phase; only where it stands at the turn's last phase may the chat
@@ -165,6 +169,33 @@ def _next_turn_named(r: "Replay", text: str, i: int) -> Optional[str]:
     if now is None or i >= now or t.announced_at is None or here is None:
         return None
     return ids[here + 1] if here + 1 < len(ids) else GAME_END
+
+
+_ALONE = {"begins", "begin", "beginning", "start", "starts", "starting", "now", "new", "next", "is", "the", "of",
+          "game", "on", "to", "and", "here", "we", "go", "ok", "okay", "so", "let", "s", "up", "round", "t"}
+
+
+def _turn_alone(r: "Replay", text: str) -> Optional[str]:
+    """A later turn that a chat line names and nothing else ("Turn 2", "GT 2", "Day 1 PM", "Turn 2 begins": it
+    begins, with its first phase); None for a line with other words ("we finish turn 2 tomorrow": a remark)."""
+    game, ids = r.game, [x.id for x in r.game.turns]
+    here = ids.index(r.ledger.turn) if r.ledger.turn in ids else None
+    if here is None or "?" in text:
+        return None
+    k, rest = _label_named(game, text), text.lower()
+    if k is not None:
+        for w in game.turns[k].label.lower().split():
+            rest = rest.replace(w, " ", 1)
+    else:
+        m = _TURN_WORDS.search(text)
+        if m is None:
+            return None
+        named = re.sub(r"[\s.]", "", m.group(1)).upper()
+        k = next((n for n, x in enumerate(ids) if re.sub(r"\s", "", x).upper() == named), None)
+        rest = rest[:m.start()] + " " + rest[m.end():]
+    if k is None or k <= here or not set(re.findall(r"[a-z]+", rest)) <= _ALONE:
+        return None
+    return ids[k]
 
 
 _LABELS: dict = {}

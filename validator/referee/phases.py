@@ -24,12 +24,26 @@ _STOP = {"phase", "the", "and", "of", "a", "turn", "player", "segment"}
 _LEAD = {"turn", "gt", "game", "day", "am", "pm", "now", "begin", "begins", "beginning", "start", "starts", "starting",
          "new", "pre", "player", "phase", "segment", "the", "of", "and", "s", "ok", "okay", "so", "jan", "feb", "mar", "apr", "may", "jun",
          "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january", "february", "march", "april", "june", "july",
-         "august", "september", "october", "november", "december"}
+         "august", "september", "october", "november", "december",
+         "t", "round", "st", "nd", "rd", "th", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+         "ten", "eleven", "twelve", "mechanized", "mechanised", "mech"}      # "T1 Red exploitation", "Round 2", "2nd turn", "Turn two: Red movement"
 
 
-_DONE = {"done", "over", "finished", "complete", "completed", "ended", "ends"}   # "Red combat phase done": it ended
+_DONE = {"done", "over", "finished", "complete", "completed", "end", "ended", "ending", "ends"}   # "... done": it ended
+_SUFFIXES = ("ing", "es", "s", "ed")      # "Red exploits", "Red exploiting": the verb of a phase's name
 _NOT_A_SIDE = {"all", "alli", "the", "and", "are", "ready"}   # words a side's abbreviation could be taken for
 _NOT_YET = {"not", "yet", "once", "soon", "later", "until", "before", "after", "will", "should", "fear", "worried"}
+
+
+def _stem_begins(w: str, known: frozenset) -> list[str]:
+    """The known words a verb's stem begins ("exploits", "exploiting": "exploit" begins "exploitation")."""
+    for suffix in _SUFFIXES:
+        stem = w[:-len(suffix)]
+        if w.endswith(suffix) and len(stem) >= 4:
+            near = [k for k in known if k.startswith(stem)]
+            if near:
+                return near
+    return []
 
 
 def _words(text: str) -> list[str]:
@@ -290,7 +304,7 @@ class PhaseTracker:
                         seen.clear()
                     near = [k for k in known if k.startswith(w)] or (      # "move", "exploit": its beginning
                         [k for k in known if abs(len(k) - len(w)) <= 2 and _edits(w, k) <= (2 if len(k) >= 9 else 1)]
-                        if len(w) >= 6 else [])
+                        if len(w) >= 6 else []) or _stem_begins(w, known)
                     seen[w] = near[0] if len(near) == 1 else w
                 w = seen[w]
             out.append(w)
@@ -325,7 +339,7 @@ class PhaseTracker:
             self._key_words = frozenset(k[0] for p in self.phases
                                         if (k := [w for w in _words(p.name) if w not in _STOP and w not in drop]))
         known = self._all_side_words()
-        first = next((w for w in self._as_sides(listed) if w not in _LEAD and w not in known), None)
+        first = next((w for w in self._as_sides(listed) if w not in _LEAD and w not in known and w not in _DONE), None)
         return "phase" in listed or first in self._key_words    # it begins with a phase's word, after lead words
 
     def _as_sides(self, listed: list[str]) -> list[str]:
